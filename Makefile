@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Out-of-tree build of smbdirect.ko, sqos.ko and the KUnit modules.
+#
+#   make KDIR=/path/to/kernel/build   build against any configured kernel tree
+#   make                              build against the project's test kernel
+#   make check                        all tests (both test kernels), ends in "N passed, N failed"
+#   make demo                         boot the VM, load the modules, show the RDMA devices
+#   make checkpatch / make sparse     style and static checks of our sources
+#
+# Kbuild (not this file) lists what is built; this file only drives it.
+
+KDIR ?=
+KVARIANT ?= plain
+kdir = $(if $(KDIR),$(KDIR),$$(scripts/kernel.sh $(KVARIANT)))
+
+.PHONY: all modules clean check demo checkpatch sparse kernel
+
+all: modules
+
+modules:
+	+kdir="$(kdir)" && $(MAKE) -C "$$kdir" M=$(CURDIR) W=1 modules
+
+sparse:
+	+kdir="$(kdir)" && $(MAKE) -C "$$kdir" M=$(CURDIR) W=1 C=2 modules
+
+kernel:
+	scripts/kernel.sh $(KVARIANT)
+
+check:
+	scripts/check.sh
+
+demo:
+	scripts/demo.sh
+
+checkpatch:
+	scripts/checkpatch.sh
+
+clean:
+	rm -rf out
+	find . \( -name '*.o' -o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' \
+		-o -name '.*.cmd' -o -name '*.order' -o -name Module.symvers \) -delete

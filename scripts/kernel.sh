@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build (or reuse) the test kernel.
+#
+#   scripts/kernel.sh plain|debug
+#
+# Prints the kernel build directory on stdout. The build is cached under
+# $SMBD_CACHE/kernel/<variant>-<key>, where <key> hashes Debian's kernel
+# source version and the config fragments, so a second run with the same
+# inputs does nothing. ccache (in $SMBD_CACHE/ccache) makes a rebuild after a
+# fragment change take about a minute.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+variant=${1:-plain}
+frags=("$SMBD_TOP/scripts/kconfig/base.config" "$SMBD_TOP/scripts/kconfig/trim.config")
+case "$variant" in
+plain) ;;
+debug) frags+=("$SMBD_TOP/scripts/kconfig/debug.config") ;;
+*) die "unknown kernel variant '$variant' (plain or debug)" ;;
+esac
+
+"$SMBD_TOP/scripts/setup.sh"
+
+ver=$(smbd_kernel_pkgver)
+[ -n "$ver" ] || die "linux-source-6.12 is not installed"
+src="$SMBD_CACHE/src/linux-source-6.12-$ver"
+# Bump recipe when the build steps below change in a way that alters the result.
+recipe=1
+key=$( { echo "$ver $recipe"; cat "${frags[@]}"; } | sha256sum | cut -c1-12)
+out="$SMBD_CACHE/kernel/$variant-$key"
+
+if [ -f "$out/.smbd-built" ]; then
+	echo "$out"
+	exit 0
+fi
+
+# One builder at a time per cache; a second caller waits and then reuses.
+mkdir -p "$SMBD_CACHE/src" "$SMBD_CACHE/kernel"
+exec 9>"$SMBD_CACHE/kernel/.lock"
+flock 9
+if [ -f "$out/.smbd-built" ]; then
+	echo "$out"
+	exit 0
+fi
+if [ ! -f "$src/.smbd-unpacked" ]; then
+	say "unpacking /usr/src/linux-source-6.12.tar.xz ($ver)"
+	rm -rf "$src" "$src.tmp"
+	mkdir -p "$src.tmp"
+	tar -xf /usr/src/linux-source-6.12.tar.xz -C "$src.tmp" --strip-components=1
+	touch "$src.tmp/.smbd-unpacked"
+	mv "$src.tmp" "$src"
+fi
+
+say "building the $variant test kernel in $out (cold: 15-25 min on 2 cores)"
+start=$(date +%s)
+rm -rf "$out"
+mkdir -p "$out"
+export CCACHE_DIR="$SMBD_CACHE/ccache" CCACHE_BASEDIR="$SMBD_CACHE"
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-3G} CCACHE_SLOPPINESS=time_macros
+kmake=(make -C "$src" O="$out" -j"$SMBD_JOBS" CC="ccache gcc" KBUILD_BUILD_TIMESTAMP=0
+       KBUILD_BUILD_USER=smbd KBUILD_BUILD_HOST=smbd)
+log="$out/build.log"
+"${kmake[@]}" defconfig >"$log" 2>&1
+(cd "$out" && "$src/scripts/kconfig/merge_config.sh" -m -O "$out" .config \
+	"$src/kernel/configs/kvm_guest.config" "${frags[@]}") >>"$log" 2>&1
+"${kmake[@]}" olddefconfig >>"$log" 2>&1
+
+# Every option a fragment asks for must have stuck; a silently dropped one
+# would give a kernel that boots but tests the wrong thing.
+bad=0
+while IFS= read -r line; do
+	case "$line" in CONFIG_*) ;; *) continue ;; esac
+	opt=${line%%=*}
+	val=${line#*=}
+	if [ "$val" = n ]; then
+		if grep -q "^$opt=" "$out/.config"; then
+			echo "config: $opt wanted off but is $(grep "^$opt=" "$out/.config")" >&2
+			bad=1
+		fi
+	elif ! grep -qx "$opt=$val" "$out/.config"; then
+		echo "config: $opt wanted $val but is $(grep "^$opt=" "$out/.config" || echo unset)" >&2
+		bad=1
+	fi
+done < <(cat "${frags[@]}")
+[ "$bad" -eq 0 ] || die "config fragments did not apply (see above)"
+
+if ! "${kmake[@]}" bzImage modules >>"$log" 2>&1; then
+	tail -n 40 "$log" >&2
+	die "kernel build failed; full log in $log"
+fi
+rm -rf "$out/modroot"
+"${kmake[@]}" INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 DEPMOD=true \
+	modules_install >>"$log" 2>&1
+touch "$out/.smbd-built"
+# Older builds of this variant are of no further use.
+for old in "$SMBD_CACHE/kernel/$variant"-*; do
+	[ "$old" = "$out" ] || rm -rf "$old"
+done
+say "$variant kernel built in $(( $(date +%s) - start )) s"
+echo "$out"

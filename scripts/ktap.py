@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Judge one VM run: parse the KTAP the VM printed and scan the kernel console.
+
+Counts leaf tests (a KUnit parameter, a KUnit case without parameters, a
+pipeline check), prints every failure with the diagnostics that preceded it,
+and flags the run as failed on any of:
+  - a "not ok" anywhere (a suite or module failing with no failing leaf
+    counts as one failure of its own);
+  - a kernel oops, BUG, WARN, KASAN, UBSAN, lockdep, hung-task or RCU-stall
+    report on the console;
+  - a run that did not reach its end (crash, panic or timeout).
+
+Writes "<passed> <failed> <skipped>" to --counts so callers can add up runs,
+and exits 0 only for a clean run.
+"""
+
+import argparse
+import re
+import sys
+
+RESULT = re.compile(r'^(\s*)(ok|not ok) (\d+)\s*(?:- )?(.*?)(?:\s+#\s*(SKIP|TODO)\b(.*))?$')
+
+# Console lines that mean the kernel saw something wrong. The kmemleak
+# summary line is left to the in-VM check, which filters on our modules.
+CONSOLE_BAD = [
+    re.compile(p) for p in (
+        r'\bBUG: ',
+        r'\bWARNING: ',
+        r'\bOops\b',
+        r'Kernel panic',
+        r'general protection fault',
+        r'\bKASAN\b',
+        r'\bUBSAN\b',
+        r'possible circular locking',
+        r'possible recursive locking',
+        r'inconsistent lock state',
+        r'INFO: task .* blocked for more than',
+        r'rcu: INFO: .*detected stall',
+        r'Call Trace:',
+        r'list_(add|del) corruption',
+    )
+]
+
+
+class Level:
+    """Results seen at one indentation since the last shallower result."""
+
+    def __init__(self, indent):
+        self.indent = indent
+        self.results = 0
+        self.failed = 0
+
+
+def parse(lines):
+    passed = failed = skipped = 0
+    failures = []
+    diag = []
+    stack = []  # open Levels, shallowest first
+    saw_exit = None
+    for raw in lines:
+        line = raw.rstrip('\r\n').replace('\r', '')
+        m = re.match(r'^SMBD-VM-EXIT (\d+)', line)
+        if m:
+            saw_exit = int(m.group(1))
+            continue
+        if re.match(r'^\s*KTAP version', line):
+            continue
+        r = RESULT.match(line)
+        if not r:
+            if line.strip().startswith('#'):
+                diag.append(line.strip())
+                diag = diag[-30:]
+            continue
+        indent = len(r.group(1).expandtabs())
+        ok = r.group(2) == 'ok'
+        name = r.group(4)
+        directive = r.group(5)
+        # This result's subtests are the results printed at deeper
+        # indentation since the previous result at this depth or shallower.
+        kids = [lv for lv in stack if lv.indent > indent]
+        stack = [lv for lv in stack if lv.indent <= indent]
+        kid_results = sum(lv.results for lv in kids)
+        kid_failed = sum(lv.failed for lv in kids)
+        if not stack or stack[-1].indent != indent:
+            stack.append(Level(indent))
+        level = stack[-1]
+        level.results += 1
+        if kid_results == 0:
+            if directive == 'SKIP':
+                skipped += 1
+            elif ok:
+                passed += 1
+            else:
+                failed += 1
+                level.failed += 1
+                failures.append((name, diag))
+        elif not ok:
+            level.failed += 1
+            if kid_failed == 0:
+                failed += 1
+                failures.append((name + ' (no failing subtest)', diag))
+        diag = []
+    return passed, failed, skipped, failures, saw_exit
+
+
+def scan_console(path):
+    bad = []
+    try:
+        with open(path, errors='replace') as f:
+            for line in f:
+                line = line.rstrip('\r\n')
+                if any(p.search(line) for p in CONSOLE_BAD):
+                    bad.append(line)
+    except FileNotFoundError:
+        bad.append('no console log at %s' % path)
+    return bad
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('--results', help="the VM's KTAP output")
+    ap.add_argument('--console-only', action='store_true',
+                    help='only scan the console log (demo and --exec runs)')
+    ap.add_argument('--console', required=True, help='the kernel console log')
+    ap.add_argument('--label', default='vm', help='name of this run in messages')
+    ap.add_argument('--counts', help='write "passed failed skipped" here')
+    ap.add_argument('--expect-fail', metavar='REGEX',
+                    help='self-test: succeed only if the run is judged failed '
+                         'and REGEX matches a failed test or a console report')
+    a = ap.parse_args()
+
+    if a.console_only:
+        bad = scan_console(a.console)
+        for b in bad[:40]:
+            print('[%s] kernel: %s' % (a.label, b))
+        return 1 if bad else 0
+
+    try:
+        with open(a.results or '', errors='replace') as f:
+            lines = f.readlines()
+    except FileNotFoundError:
+        lines = []
+    passed, failed, skipped, failures, saw_exit = parse(lines)
+    problems = []
+    if saw_exit is None:
+        problems.append('the VM did not finish its run (crash, panic or timeout)')
+    elif saw_exit != 0 and not failed:
+        problems.append('the VM run exited with status %d' % saw_exit)
+    if passed + failed == 0:
+        problems.append('no test ran')
+    bad = scan_console(a.console)
+    if bad:
+        problems.append('the kernel reported problems on the console:')
+        problems.extend('    ' + b for b in bad[:40])
+        if len(bad) > 40:
+            problems.append('    ... %d more lines' % (len(bad) - 40))
+
+    for name, diag in failures:
+        print('[%s] FAILED: %s' % (a.label, name))
+        for d in diag[-12:]:
+            print('    ' + d)
+    for p in problems:
+        print('[%s] %s' % (a.label, p))
+    if problems:
+        failed += 1
+    print('[%s] %d passed, %d failed, %d skipped' % (a.label, passed, failed, skipped))
+    if a.counts:
+        with open(a.counts, 'w') as f:
+            f.write('%d %d %d\n' % (passed, failed, skipped))
+    bad_run = failed > 0
+    if a.expect_fail:
+        want = re.compile(a.expect_fail)
+        seen = [n for n, _ in failures] + bad
+        if bad_run and any(want.search(x) for x in seen):
+            print('[%s] failed as intended' % a.label)
+            return 0
+        print('[%s] was meant to fail on /%s/ and did not' % (a.label, a.expect_fail))
+        return 1
+    return 1 if bad_run else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

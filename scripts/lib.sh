@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared settings for the smbdirect test scripts. Sourced, not run.
+
+SMBD_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SMBD_CACHE=${SMBD_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/smbdirect}
+SMBD_OUT=${SMBD_OUT:-$SMBD_TOP/out}
+SMBD_JOBS=${SMBD_JOBS:-$(nproc)}
+
+say() { printf '==> %s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# Debian's kernel source package version, e.g. 6.12.117-1~deb12u1.
+smbd_kernel_pkgver() {
+	dpkg-query -W -f '${Version}' linux-source-6.12 2>/dev/null
+}

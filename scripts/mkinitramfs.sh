@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build (or reuse) the VM's base userland as an uncompressed cpio archive and
+# print its path. It holds dash and bash, busybox (its applets in
+# /usr/local/bb, last in PATH, so the real iproute2 and kmod tools win),
+# iproute2's ip and rdma, kmod, the verbs and rdma_cm utilities, perftest,
+# and libibverbs with the rxe and siw providers, each with the shared
+# libraries it needs. The test modules and the init script are added per
+# run by scripts/vm.sh as a second archive appended to this one.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+bins=(
+	/usr/bin/dash /usr/bin/bash /usr/bin/busybox /usr/bin/kmod
+	/usr/sbin/ip /usr/bin/rdma
+	/usr/bin/ibv_devices /usr/bin/ibv_devinfo /usr/bin/ibv_rc_pingpong
+	/usr/bin/rping /usr/bin/ucmatose /usr/bin/udaddy
+	/usr/bin/ib_send_lat /usr/bin/ib_send_bw /usr/bin/ib_write_bw
+	/usr/bin/ib_write_lat /usr/bin/ib_read_bw /usr/bin/ib_read_lat
+)
+# Extra programs a later stage may add (ksmbd-tools, cifs-utils...): a
+# space-separated list of absolute paths; missing ones are an error.
+read -r -a extra <<<"${SMBD_INITRAMFS_EXTRA:-}"
+bins+=("${extra[@]}")
+multiarch=/usr/lib/x86_64-linux-gnu
+providers=("$multiarch"/libibverbs/librxe-rdmav*.so "$multiarch"/libibverbs/libsiw-rdmav*.so)
+
+"$SMBD_TOP/scripts/setup.sh"
+
+key=$( { cat "$0"; printf '%s\n' "${bins[@]}";
+	 dpkg-query -W busybox-static iproute2 kmod rdma-core ibverbs-providers \
+		ibverbs-utils rdmacm-utils perftest libc6 dash bash; } | sha256sum | cut -c1-12)
+dir="$SMBD_CACHE/initramfs"
+cpio="$dir/base-$key.cpio"
+if [ -f "$cpio" ]; then
+	echo "$cpio"
+	exit 0
+fi
+
+say "building the VM userland ($cpio)"
+mkdir -p "$dir"
+root=$(mktemp -d "$dir/root.XXXXXX")
+trap 'rm -rf "$root"' EXIT
+
+mkdir -p "$root"/{usr/bin,usr/sbin,usr/lib64,usr/local/bb,"$multiarch"/libibverbs}
+mkdir -p "$root"/{dev,proc,sys,tmp,run,mnt,src,etc/libibverbs.d,root,var/tmp}
+ln -s usr/bin "$root/bin"
+ln -s usr/sbin "$root/sbin"
+ln -s usr/lib "$root/lib"
+ln -s usr/lib64 "$root/lib64"
+
+copy() {
+	local f=$1 real
+	real=$(readlink -f "$f")
+	mkdir -p "$root$(dirname "$f")"
+	[ -e "$root$f" ] || cp -L "$real" "$root$f"
+}
+
+libs=()
+for f in "${bins[@]}" "${providers[@]}"; do
+	[ -e "$f" ] || die "missing $f"
+	copy "$f"
+	while read -r lib; do
+		libs+=("$lib")
+	done < <(ldd "$f" 2>/dev/null | awk '/=> \//{print $3} /^\t\/lib/{print $1}')
+done
+for lib in $(printf '%s\n' "${libs[@]}" | sort -u); do
+	# Debian is usr-merged: put everything under /usr, reachable via /lib too.
+	case "$lib" in
+	/lib/*|/lib64/*) copy "/usr$lib" ;;
+	*) copy "$lib" ;;
+	esac
+done
+# rping and friends cancel threads, which loads libgcc_s at run time.
+copy "$multiarch/libgcc_s.so.1"
+cp /etc/libibverbs.d/rxe.driver /etc/libibverbs.d/siw.driver "$root/etc/libibverbs.d/"
+
+ln -s dash "$root/usr/bin/sh"
+for t in modprobe insmod rmmod lsmod depmod modinfo; do
+	ln -s ../bin/kmod "$root/usr/sbin/$t"
+done
+for a in $(busybox --list); do
+	ln -s /usr/bin/busybox "$root/usr/local/bb/$a"
+done
+printf 'root:x:0:0:root:/root:/bin/sh\n' >"$root/etc/passwd"
+printf 'root:x:0:\n' >"$root/etc/group"
+printf '127.0.0.1 localhost\n' >"$root/etc/hosts"
+
+(cd "$root" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet) >"$cpio.tmp"
+mv "$cpio.tmp" "$cpio"
+for old in "$dir"/base-*.cpio; do
+	[ "$old" = "$cpio" ] || rm -f "$old"
+done
+echo "$cpio"

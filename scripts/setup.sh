@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install what the build, the VM and the tests need from Debian's packages.
+# Idempotent: packages already present are not touched, and apt is not run
+# at all when nothing is missing.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+pkgs=(
+	# kernel build
+	linux-source-6.12 build-essential flex bison bc libelf-dev libssl-dev
+	cpio xz-utils zstd ccache kmod python3 sparse rsync
+	# the VM and its userland
+	qemu-system-x86 busybox-static iproute2
+	# RDMA user space: rdma-core providers, verbs tools, perftest
+	rdma-core ibverbs-providers ibverbs-utils rdmacm-utils perftest
+	libibverbs1 librdmacm1
+)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	if ! dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+		missing+=("$p")
+	fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+	exit 0
+fi
+
+[ "$(id -u)" -eq 0 ] || die "need root to install: ${missing[*]}"
+say "installing Debian packages: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null
+apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,134 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The test run inside the VM (sourced by main.sh). Prints one KTAP document:
+# the pipeline's own checks as top-level tests, and each KUnit module as a
+# top-level test whose subtests are the module's suites, copied from
+# /sys/kernel/debug/kunit/<suite>/results before the module is unloaded.
+
+KT_N=0
+
+kt_result() { # kt_result 0|1 NAME [DIAGNOSTIC...]
+	_rc=$1 _name=$2
+	shift 2
+	for _d in "$@"; do
+		echo "$_d" | sed 's/^/# /'
+	done
+	KT_N=$((KT_N + 1))
+	if [ "$_rc" -eq 0 ]; then
+		echo "ok $KT_N $_name"
+	else
+		echo "not ok $KT_N $_name"
+	fi
+}
+
+# kt_run NAME COMMAND...: a test that passes when COMMAND exits 0.
+kt_run() {
+	_name=$1
+	shift
+	_out=$("$@" 2>&1)
+	kt_result $? "$_name" "$_out"
+}
+
+kunit_suites() {
+	ls /sys/kernel/debug/kunit 2>/dev/null | LC_ALL=C sort
+}
+
+# kt_kunit MODULE [PARAMS...]: load a KUnit module, report its suites.
+kt_kunit() {
+	_mod=$1
+	shift
+	_before=$(kunit_suites)
+	_out=$(modprobe "$_mod" "$@" 2>&1)
+	_rc=$?
+	_new=$(kunit_suites | grep -vxF "$_before")
+	if [ "$_rc" -ne 0 ] || [ -z "$_new" ]; then
+		kt_result 1 "kunit:$_mod" "modprobe $_mod: rc=$_rc, suites: ${_new:-none}" "$_out"
+		rmmod "$_mod" 2>/dev/null
+		return
+	fi
+	_fail=0
+	for _s in $_new; do
+		_res=/sys/kernel/debug/kunit/$_s/results
+		sed 's/^/    /' "$_res"
+		grep -q '^[[:space:]]*not ok' "$_res" && _fail=1
+		grep -q '^ok\|^not ok' "$_res" || _fail=1
+	done
+	_out=$(rmmod "$_mod" 2>&1) || { _fail=1; echo "# rmmod $_mod: $_out"; }
+	kt_result "$_fail" "kunit:$_mod"
+}
+
+devices_lists() { # devices_lists DEV: smbdirect's debugfs shows DEV, usable, port ACTIVE
+	grep "^$1 " /sys/kernel/debug/smbdirect/devices | grep "port1=ACTIVE" |
+		grep -q "verdict=usable"
+}
+
+devices_lacks() {
+	! grep -q "^$1 " /sys/kernel/debug/smbdirect/devices
+}
+
+# Device removal while smbdirect is loaded: the entry goes, and comes back.
+siw_remove_and_readd() {
+	rdma link delete "$SIW_DEV" || return 1
+	wait_for 10 devices_lacks "$SIW_DEV" || return 1
+	rdma link add "$SIW_DEV" type siw netdev "$SIW_NETDEV" || return 1
+	wait_for "$DEV_WAIT_S" port_active "$SIW_DEV" || return 1
+	wait_for 10 devices_lists "$SIW_DEV"
+}
+
+kmemleak_ours() { # fails when kmemleak blames one of our modules
+	_km=/sys/kernel/debug/kmemleak
+	sleep 6
+	echo scan >$_km
+	echo scan >$_km
+	_rep=$(cat $_km)
+	[ -z "$_rep" ] && return 0
+	echo "$_rep" | awk '/^unreferenced object/{n++} END{print n+0 " leak reports in all"}'
+	if echo "$_rep" | grep -Eq '\[(smbdirect|sqos|[a-z_]+_kunit)\]'; then
+		echo "$_rep" | head -n 60
+		return 1
+	fi
+	return 0
+}
+
+run_check() {
+	_inject=$1
+	echo "KTAP version 1"
+	kt_run "vm: rdma devices up" rdma_setup
+	kt_result 0 "vm: kernel $(uname -r)"
+	if [ -e /sys/kernel/debug/kmemleak ]; then
+		# Only what is allocated from here on can count against us.
+		echo scan >/sys/kernel/debug/kmemleak
+		echo clear >/sys/kernel/debug/kmemleak
+	fi
+
+	if [ -n "$_inject" ]; then
+		kt_kunit smbd_inject mode="$_inject"
+		echo "1..$KT_N"
+		return
+	fi
+
+	kt_run "modprobe smbdirect" modprobe smbdirect
+	kt_run "modprobe sqos" modprobe sqos
+	kt_run "smbdirect sees $RXE_DEV" wait_for 10 devices_lists "$RXE_DEV"
+	kt_run "smbdirect sees $SIW_DEV" wait_for 10 devices_lists "$SIW_DEV"
+	cat /sys/kernel/debug/smbdirect/devices | sed 's/^/# /'
+
+	# Pure suites first, then the ones that need rxe and siw.
+	for _ko in $(ls /lib/modules/"$(uname -r)"/extra/*_kunit.ko | grep -v '_live_kunit.ko$') \
+		   $(ls /lib/modules/"$(uname -r)"/extra/*_live_kunit.ko 2>/dev/null); do
+		kt_kunit "$(basename "$_ko" .ko)"
+	done
+
+	for _t in /smbd/tests/*.sh; do
+		[ -e "$_t" ] || continue
+		kt_run "shell:$(basename "$_t" .sh)" sh "$_t"
+	done
+
+	kt_run "device removal seen by smbdirect" siw_remove_and_readd
+	kt_run "rmmod sqos" rmmod sqos
+	kt_run "rmmod smbdirect" rmmod smbdirect
+	if [ -e /sys/kernel/debug/kmemleak ]; then
+		kt_run "kmemleak: nothing of ours" kmemleak_ours
+	fi
+	echo "1..$KT_N"
+}

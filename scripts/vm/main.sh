@@ -1,0 +1,37 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The VM's run: bring up rxe and siw, install and load our modules the way a
+# user would, then do what smbd.mode= on the kernel command line asks:
+#   check  run every KUnit module and every tests/vm/*.sh, print KTAP
+#   demo   show the RDMA links and what smbdirect sees
+#   exec   run /smbd/exec (the host's --exec FILE) and return its status
+. /smbd/lib.sh
+
+mode=$(cmdline_arg smbd.mode check)
+inject=$(cmdline_arg smbd.inject "")
+
+case "$mode" in
+check)
+	. /smbd/check.sh
+	run_check "$inject"
+	;;
+demo)
+	rdma_setup || exit 1
+	load_modules || exit 1
+	say "RDMA links:"
+	rdma link show
+	say "/sys/kernel/debug/smbdirect/devices:"
+	cat /sys/kernel/debug/smbdirect/devices
+	;;
+exec)
+	rdma_setup || exit 1
+	load_modules || exit 1
+	cd /src 2>/dev/null || cd /
+	/bin/sh /smbd/exec
+	;;
+*)
+	echo "unknown smbd.mode=$mode"
+	exit 2
+	;;
+esac
