@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c - module init/exit of sqos.ko, its module parameters, and the
+ * exported entry points that act on the module's own Storage QoS server
+ * (open allocation and the policy store).
+ *
+ * Locking: sqos_global is set once in sqos_init() before anything can use
+ * it and cleared in sqos_exit() after every user is gone (modules that call
+ * the API depend on sqos.ko, so they are unloaded first). Everything else
+ * is locked by flow.c and policy.c.
+ */
+#include <linux/init.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <kunit/visibility.h>
+#include "sqos_internal.h"
+
+static bool enable = true;
+module_param(enable, bool, 0444);
+MODULE_PARM_DESC(enable, "Support Storage QoS at load (debugfs sqos/enabled changes it later)");
+
+static uint ttl_ms = 4000;
+module_param(ttl_ms, uint, 0444);
+MODULE_PARM_DESC(ttl_ms, "TimeToLive returned with the flow status, in ms (default 4000)");
+
+static uint window_ms = 1000;
+module_param(window_ms, uint, 0444);
+MODULE_PARM_DESC(window_ms, "Completion accounting window for MinimumIoRate, in ms (default 1000)");
+
+static uint burst_ms = 250;
+module_param(burst_ms, uint, 0444);
+MODULE_PARM_DESC(burst_ms, "Burst an idle flow may send at once, in ms of its MaximumIoRate (default 250)");
+
+static ulong capacity_iops;
+module_param(capacity_iops, ulong, 0444);
+MODULE_PARM_DESC(capacity_iops, "Normalized IOPS the storage can guarantee; 0 = unknown (default)");
+
+struct sqos_server *sqos_global;
+EXPORT_SYMBOL_IF_KUNIT(sqos_global);
+
+/**
+ * sqos_open_alloc() - allocate per-open Storage QoS state
+ * @gfp: allocation flags
+ *
+ * Call when an SMB open is created; hand the result to sqos_control(),
+ * sqos_io_admit()/sqos_io_start() and finally sqos_open_release().
+ *
+ * Return: the open, associated with no logical flow, or NULL.
+ */
+struct sqos_open *sqos_open_alloc(gfp_t gfp)
+{
+	return sqos_server_open_alloc(sqos_global, gfp);
+}
+EXPORT_SYMBOL_GPL(sqos_open_alloc);
+
+/**
+ * sqos_policy_set() - add or replace a policy in the module's store
+ * @id: PolicyID (not the NULL GUID)
+ * @max_iops: MaximumIoRate for flows with this policy, 0 = none
+ * @min_iops: MinimumIoRate for flows with this policy
+ *
+ * Context: process context.
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int sqos_policy_set(const guid_t *id, u64 max_iops, u64 min_iops)
+{
+	return sqos_server_policy_set(sqos_global, id, max_iops, min_iops);
+}
+EXPORT_SYMBOL_GPL(sqos_policy_set);
+
+/**
+ * sqos_policy_delete() - remove a policy from the module's store
+ * @id: PolicyID
+ *
+ * Return: 0 or -ENOENT.
+ */
+int sqos_policy_delete(const guid_t *id)
+{
+	return sqos_server_policy_delete(sqos_global, id);
+}
+EXPORT_SYMBOL_GPL(sqos_policy_delete);
+
+/**
+ * sqos_policy_get() - read a policy of the module's store
+ * @id: PolicyID
+ * @max_iops: its maximum, if found
+ * @min_iops: its minimum, if found
+ *
+ * Return: 0 or -ENOENT.
+ */
+int sqos_policy_get(const guid_t *id, u64 *max_iops, u64 *min_iops)
+{
+	return sqos_server_policy_get(sqos_global, id, max_iops, min_iops);
+}
+EXPORT_SYMBOL_GPL(sqos_policy_get);
+
+static int __init sqos_init(void)
+{
+	struct sqos_server *srv;
+
+	srv = sqos_server_create();
+	if (!srv)
+		return -ENOMEM;
+	srv->enabled = enable;
+	srv->ttl_ms = ttl_ms;
+	srv->window_ms = window_ms;
+	srv->burst_ms = burst_ms;
+	srv->capacity_iops = capacity_iops;
+	sqos_global = srv;
+	sqos_debugfs_init(srv);
+	pr_info("sqos: MS-SQOS Storage QoS ready (%s)\n",
+		enable ? "enabled" : "disabled");
+	return 0;
+}
+
+static void __exit sqos_exit(void)
+{
+	sqos_debugfs_exit();
+	sqos_server_destroy(sqos_global);
+	sqos_global = NULL;
+	/* Flows are freed with kfree_rcu(); nothing of ours runs after this. */
+}
+
+module_init(sqos_init);
+module_exit(sqos_exit);
+
+MODULE_DESCRIPTION("MS-SQOS Storage Quality of Service");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * policy.c - the policy store of sqos.ko: PolicyID -> {maximum, minimum}
+ * normalized IOPS, configured at run time through debugfs (the "policies"
+ * file, see debugfs.c) or by other kernel code (sqos_policy_set()).
+ *
+ * A flow whose PolicyID is set takes its MaximumIoRate/MinimumIoRate from
+ * the store; a flow whose PolicyID is unknown reports the status
+ * StorageQoSUnknownPolicyId and is not limited. Every change to the store
+ * re-resolves the flows that use the changed PolicyID, so a new maximum
+ * takes effect on the next I/O.
+ *
+ * Locking: the store lives in sqos_server and is protected by
+ * sqos_server.lock (a spinlock taken with irqsave, see flow.c). New entries
+ * are allocated before the lock is taken; lookups are done with the lock
+ * held. sqos_policy_parse() is pure.
+ */
+#include <linux/ctype.h>
+#include <linux/errno.h>
+#include <linux/export.h>
+#include <linux/jhash.h>
+#include <linux/kstrtox.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <kunit/visibility.h>
+#include "sqos_internal.h"
+
+static u32 sqos_policy_hash(const guid_t *id)
+{
+	return jhash(id, sizeof(*id), 0);
+}
+
+/**
+ * sqos_policy_check() - is a policy-store entry acceptable
+ * @id: PolicyID, must not be the NULL GUID
+ * @max_iops: maximum, at most 10^9; 0 = no maximum
+ * @min_iops: minimum, at most 10^9 and not above a non-zero maximum
+ *
+ * The bounds are those MS-SQOS note <4> applies to Limit/Reservation.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int sqos_policy_check(const guid_t *id, u64 max_iops, u64 min_iops)
+{
+	if (!id || guid_is_null(id))
+		return -EINVAL;
+	if (max_iops > SQOS_MAX_IOPS || min_iops > SQOS_MAX_IOPS)
+		return -EINVAL;
+	if (max_iops && min_iops > max_iops)
+		return -EINVAL;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(sqos_policy_check);
+
+/**
+ * sqos_policy_find() - look up a PolicyID
+ * @srv: server, with srv->lock held
+ * @id: PolicyID
+ *
+ * Return: the entry or NULL.
+ */
+struct sqos_policy *sqos_policy_find(struct sqos_server *srv, const guid_t *id)
+{
+	struct sqos_policy *p;
+
+	lockdep_assert_held(&srv->lock);
+	hash_for_each_possible(srv->policies, p, node, sqos_policy_hash(id))
+		if (guid_equal(&p->id, id))
+			return p;
+	return NULL;
+}
+
+/**
+ * sqos_server_policy_set() - add or replace a policy-store entry
+ * @srv: server
+ * @id: PolicyID
+ * @max_iops: MaximumIoRate for flows with this policy
+ * @min_iops: MinimumIoRate for flows with this policy
+ *
+ * Context: process context (allocates with GFP_KERNEL).
+ * Return: 0, -EINVAL (see sqos_policy_check()) or -ENOMEM.
+ */
+int sqos_server_policy_set(struct sqos_server *srv, const guid_t *id,
+			   u64 max_iops, u64 min_iops)
+{
+	struct sqos_policy *p, *n;
+	unsigned long flags;
+	int ret;
+
+	ret = sqos_policy_check(id, max_iops, min_iops);
+	if (ret)
+		return ret;
+	n = kzalloc(sizeof(*n), GFP_KERNEL);
+	if (!n)
+		return -ENOMEM;
+	n->id = *id;
+	n->max_iops = max_iops;
+	n->min_iops = min_iops;
+
+	spin_lock_irqsave(&srv->lock, flags);
+	p = sqos_policy_find(srv, id);
+	if (p) {
+		p->max_iops = max_iops;
+		p->min_iops = min_iops;
+	} else {
+		hash_add(srv->policies, &n->node, sqos_policy_hash(id));
+		srv->nr_policies++;
+		n = NULL;
+	}
+	sqos_server_policy_changed(srv, id);
+	spin_unlock_irqrestore(&srv->lock, flags);
+	kfree(n);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(sqos_server_policy_set);
+
+/**
+ * sqos_server_policy_delete() - remove a policy-store entry
+ * @srv: server
+ * @id: PolicyID
+ *
+ * Flows using @id keep running, report StorageQoSUnknownPolicyId and are
+ * no longer limited.
+ *
+ * Return: 0 or -ENOENT.
+ */
+int sqos_server_policy_delete(struct sqos_server *srv, const guid_t *id)
+{
+	struct sqos_policy *p;
+	unsigned long flags;
+
+	spin_lock_irqsave(&srv->lock, flags);
+	p = sqos_policy_find(srv, id);
+	if (p) {
+		hash_del(&p->node);
+		srv->nr_policies--;
+		sqos_server_policy_changed(srv, id);
+	}
+	spin_unlock_irqrestore(&srv->lock, flags);
+	if (!p)
+		return -ENOENT;
+	kfree(p);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(sqos_server_policy_delete);
+
+/**
+ * sqos_server_policy_clear() - empty the policy store
+ * @srv: server
+ */
+void sqos_server_policy_clear(struct sqos_server *srv)
+{
+	struct sqos_policy *p;
+	struct hlist_node *tmp;
+	unsigned long flags;
+	int bkt;
+
+	spin_lock_irqsave(&srv->lock, flags);
+	hash_for_each_safe(srv->policies, bkt, tmp, p, node) {
+		hash_del(&p->node);
+		srv->nr_policies--;
+		kfree(p);
+	}
+	sqos_server_policy_changed(srv, NULL);
+	spin_unlock_irqrestore(&srv->lock, flags);
+}
+EXPORT_SYMBOL_IF_KUNIT(sqos_server_policy_clear);
+
+/**
+ * sqos_server_policy_get() - read a policy-store entry
+ * @srv: server
+ * @id: PolicyID
+ * @max_iops: maximum, if found
+ * @min_iops: minimum, if found
+ *
+ * Return: 0 or -ENOENT.
+ */
+int sqos_server_policy_get(struct sqos_server *srv, const guid_t *id,
+			   u64 *max_iops, u64 *min_iops)
+{
+	struct sqos_policy *p;
+	unsigned long flags;
+	int ret = -ENOENT;
+
+	spin_lock_irqsave(&srv->lock, flags);
+	p = sqos_policy_find(srv, id);
+	if (p) {
+		*max_iops = p->max_iops;
+		*min_iops = p->min_iops;
+		ret = 0;
+	}
+	spin_unlock_irqrestore(&srv->lock, flags);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(sqos_server_policy_get);
+
+/* Next whitespace-separated token of *s, NUL-terminated in place. */
+static char *sqos_next_token(char **s)
+{
+	char *t = skip_spaces(*s);
+	char *e = t;
+
+	if (!*t)
+		return NULL;
+	while (*e && !isspace(*e))
+		e++;
+	if (*e)
+		*e++ = '\0';
+	*s = e;
+	return t;
+}
+
+/**
+ * sqos_policy_parse() - parse one policy-store command
+ * @line: one line, without the newline; at most 127 characters are read
+ * @cmd: the parsed command
+ *
+ * Commands:
+ *
+ * - ``set <PolicyID> <max_iops> [<min_iops>]``: add or replace an entry;
+ *   <min_iops> defaults to 0
+ * - ``del <PolicyID>``: remove an entry
+ * - ``clear``: remove every entry
+ *
+ * <PolicyID> is a GUID in the usual 36-character form, as %pUl prints it.
+ * The values are decimal (or 0x hexadecimal) and are range-checked with
+ * sqos_policy_check().
+ *
+ * Return: 0, or -EINVAL for anything else.
+ */
+int sqos_policy_parse(const char *line, struct sqos_policy_cmd *cmd)
+{
+	char buf[128];
+	char *s = buf, *tok, *arg;
+
+	memset(cmd, 0, sizeof(*cmd));
+	if (strscpy(buf, line, sizeof(buf)) < 0)
+		return -EINVAL;
+
+	tok = sqos_next_token(&s);
+	if (!tok)
+		return -EINVAL;
+	if (!strcmp(tok, "clear")) {
+		cmd->op = SQOS_POLICY_OP_CLEAR;
+		return sqos_next_token(&s) ? -EINVAL : 0;
+	}
+	if (!strcmp(tok, "set"))
+		cmd->op = SQOS_POLICY_OP_SET;
+	else if (!strcmp(tok, "del"))
+		cmd->op = SQOS_POLICY_OP_DEL;
+	else
+		return -EINVAL;
+
+	arg = sqos_next_token(&s);
+	if (!arg || strlen(arg) != UUID_STRING_LEN || guid_parse(arg, &cmd->id))
+		return -EINVAL;
+	if (guid_is_null(&cmd->id))
+		return -EINVAL;
+
+	if (cmd->op == SQOS_POLICY_OP_SET) {
+		arg = sqos_next_token(&s);
+		if (!arg || kstrtou64(arg, 0, &cmd->max_iops))
+			return -EINVAL;
+		arg = sqos_next_token(&s);
+		if (arg && kstrtou64(arg, 0, &cmd->min_iops))
+			return -EINVAL;
+		if (sqos_policy_check(&cmd->id, cmd->max_iops, cmd->min_iops))
+			return -EINVAL;
+	}
+	return sqos_next_token(&s) ? -EINVAL : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(sqos_policy_parse);
+
+/**
+ * sqos_server_show_policies() - list the store, one entry per line
+ * @srv: server
+ * @s: seq_file of the debugfs "policies" file
+ */
+void sqos_server_show_policies(struct sqos_server *srv, struct seq_file *s)
+{
+	struct sqos_policy *p;
+	unsigned long flags;
+	int bkt;
+
+	spin_lock_irqsave(&srv->lock, flags);
+	hash_for_each(srv->policies, bkt, p, node)
+		seq_printf(s, "%pUl max_iops=%llu min_iops=%llu\n",
+			   &p->id, p->max_iops, p->min_iops);
+	spin_unlock_irqrestore(&srv->lock, flags);
+}

@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sqos_internal.h - state shared by the files of sqos.ko and its KUnit
+ * suites; not an API for other modules.
+ *
+ * Locking (details in flow.c):
+ *  - sqos_server.lock (spinlock, taken with irqsave) protects the flow
+ *    table, the policy store, every sqos_open.flow pointer, the flow fields
+ *    marked "srv->lock" below and the live-object counters.
+ *  - sqos_flow.lock (spinlock, irqsave) protects the limiter, the meter and
+ *    the per-flow I/O counters. It nests inside sqos_server.lock.
+ *  - A flow's refcount counts the opens associated with it plus in-flight
+ *    struct sqos_io. It only reaches zero with sqos_server.lock held, so a
+ *    lookup under that lock never sees a dying flow. The I/O path finds the
+ *    flow of an open under RCU and takes a reference with
+ *    refcount_inc_not_zero(); flows are freed with kfree_rcu().
+ */
+#ifndef _SQOS_INTERNAL_H
+#define _SQOS_INTERNAL_H
+
+#include <linux/atomic.h>
+#include <linux/hashtable.h>
+#include <linux/overflow.h>
+#include <linux/rcupdate.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <smbdirect/sqos.h>
+
+#define SQOS_FLOW_HASH_BITS	8
+#define SQOS_POLICY_HASH_BITS	6
+
+/**
+ * struct sqos_meter - completion accounting for MinimumIoRate
+ * @win_ns: window length
+ * @win_start: start of the current window
+ * @arrivals: units admitted in the current window
+ * @completions: units completed in the current window
+ * @backlog_at_start: units in flight when the current window started
+ * @inflight: units admitted and not yet completed
+ * @have_last: a full window has been measured
+ * @last_demand: demand (backlog at start + arrivals) of the last full window
+ * @last_completions: units completed in the last full window
+ *
+ * Pure arithmetic; the caller passes the time and serialises calls.
+ */
+struct sqos_meter {
+	u64 win_ns;
+	u64 win_start;
+	u64 arrivals;
+	u64 completions;
+	u64 backlog_at_start;
+	u64 inflight;
+	bool have_last;
+	u64 last_demand;
+	u64 last_completions;
+};
+
+/* Saturating u64 addition, for counters fed from the wire */
+static inline u64 sqos_sat_add(u64 a, u64 b)
+{
+	u64 r;
+
+	return check_add_overflow(a, b, &r) ? U64_MAX : r;
+}
+
+u64 sqos_mul_div(u64 a, u64 b, u64 c);
+void sqos_meter_init(struct sqos_meter *m, u64 win_ns, u64 now_ns);
+void sqos_meter_roll(struct sqos_meter *m, u64 now_ns);
+void sqos_meter_arrive(struct sqos_meter *m, u64 units, u64 now_ns);
+void sqos_meter_complete(struct sqos_meter *m, u64 units, u64 now_ns);
+bool sqos_meter_insufficient(const struct sqos_meter *m, u64 min_rate);
+u64 sqos_meter_last_rate(const struct sqos_meter *m);
+
+/**
+ * struct sqos_policy - one entry of the policy store
+ * @node: link in sqos_server.policies
+ * @id: PolicyID
+ * @max_iops: MaximumIoRate assigned to flows with this policy
+ * @min_iops: MinimumIoRate assigned to flows with this policy
+ */
+struct sqos_policy {
+	struct hlist_node node;
+	guid_t id;
+	u64 max_iops;
+	u64 min_iops;
+};
+
+/* What a line written to the debugfs "policies" file asks for */
+enum sqos_policy_op {
+	SQOS_POLICY_OP_SET,
+	SQOS_POLICY_OP_DEL,
+	SQOS_POLICY_OP_CLEAR,
+};
+
+/**
+ * struct sqos_policy_cmd - a parsed policy-store command
+ * @op: what to do
+ * @id: PolicyID (SET and DEL)
+ * @max_iops: maximum (SET)
+ * @min_iops: minimum (SET)
+ */
+struct sqos_policy_cmd {
+	enum sqos_policy_op op;
+	guid_t id;
+	u64 max_iops;
+	u64 min_iops;
+};
+
+/**
+ * struct sqos_flow - a logical flow on the server (MS-SQOS 3.2.1.3)
+ * @node: link in sqos_server.flows (srv->lock)
+ * @rcu: for kfree_rcu()
+ * @ref: opens associated plus in-flight I/Os
+ * @srv: owning server
+ * @id: LogicalFlowID (constant)
+ * @policy_id: PolicyID (srv->lock)
+ * @initiator_id: InitiatorID (srv->lock)
+ * @limit: Limit (srv->lock)
+ * @reservation: Reservation (srv->lock)
+ * @name: InitiatorName, UTF-16LE, kmalloc'd (srv->lock)
+ * @name_len: its byte length
+ * @node_name: InitiatorNodeName, UTF-16LE, kmalloc'd (srv->lock)
+ * @node_name_len: its byte length
+ * @base_io_size: BaseIoSize (constant, 8192)
+ * @opens: opens associated (srv->lock)
+ * @policy_known: PolicyID is NULL or found in the store (srv->lock)
+ * @rep_updates: UPDATE_COUNTERS requests (srv->lock)
+ * @rep_io_count: sum of IoCountIncrement (srv->lock)
+ * @rep_norm_io_count: sum of NormalizedIoCountIncrement (srv->lock)
+ * @rep_latency: sum of LatencyIncrement (srv->lock)
+ * @rep_lower_latency: sum of LowerLatencyIncrement (srv->lock)
+ * @lock: protects everything below
+ * @max_rate: effective MaximumIoRate
+ * @min_rate: effective MinimumIoRate
+ * @lim: initiation limiter
+ * @meter: completion accounting
+ * @started: I/Os admitted
+ * @started_units: units admitted
+ * @bytes: bytes admitted
+ * @completed: I/Os completed
+ * @completed_units: units completed
+ * @delayed: I/Os given a non-zero delay
+ * @delay_ns: sum of delays handed out
+ * @latency_ns: sum of admit-to-done times
+ */
+struct sqos_flow {
+	struct hlist_node node;
+	struct rcu_head rcu;
+	refcount_t ref;
+	struct sqos_server *srv;
+	guid_t id;
+
+	guid_t policy_id;
+	guid_t initiator_id;
+	u64 limit;
+	u64 reservation;
+	u8 *name;
+	u16 name_len;
+	u8 *node_name;
+	u16 node_name_len;
+	u32 base_io_size;
+	u32 opens;
+	bool policy_known;
+	u64 rep_updates;
+	u64 rep_io_count;
+	u64 rep_norm_io_count;
+	u64 rep_latency;
+	u64 rep_lower_latency;
+
+	spinlock_t lock;	/* the I/O side of the flow, see above */
+	u64 max_rate;
+	u64 min_rate;
+	struct sqos_limiter lim;
+	struct sqos_meter meter;
+	u64 started;
+	u64 started_units;
+	u64 bytes;
+	u64 completed;
+	u64 completed_units;
+	u64 delayed;
+	u64 delay_ns;
+	u64 latency_ns;
+};
+
+/**
+ * struct sqos_open - per-open state (MS-SQOS 3.2.1.2)
+ * @srv: owning server
+ * @flow: associated flow or NULL; written under srv->lock, read under RCU
+ */
+struct sqos_open {
+	struct sqos_server *srv;
+	struct sqos_flow __rcu *flow;
+};
+
+/* Index of sqos_server.nt_count */
+enum sqos_nt_index {
+	SQOS_NT_IDX_SUCCESS,
+	SQOS_NT_IDX_INVALID_PARAMETER,
+	SQOS_NT_IDX_INVALID_DEVICE_REQUEST,
+	SQOS_NT_IDX_REVISION_MISMATCH,
+	SQOS_NT_IDX_NOT_FOUND,
+	SQOS_NT_IDX_NO_MEMORY,
+	SQOS_NT_IDX_MAX,
+};
+
+/**
+ * struct sqos_server - one Storage QoS server instance
+ * @lock: see the top of this file
+ * @flows: LogicalFlowTable, keyed by LogicalFlowID
+ * @policies: policy store, keyed by PolicyID
+ * @nr_flows: flows in @flows
+ * @nr_opens: opens allocated and not released
+ * @nr_policies: entries in @policies
+ * @enabled: Storage QoS supported; when false every control request fails
+ *	with STATUS_INVALID_DEVICE_REQUEST (READ_ONCE, no lock)
+ * @ttl_ms: TimeToLive returned by GET_STATUS (READ_ONCE)
+ * @capacity_iops: rate the storage can guarantee; a flow whose minimum is
+ *	above it is reported as ConfigurationMismatch. 0 = unknown (READ_ONCE)
+ * @window_ms: completion-accounting window (set before use)
+ * @burst_ms: limiter burst allowance in milliseconds of rate (set before use)
+ * @clock: time source in ns; replaced by a fake clock in KUnit
+ * @clock_priv: argument for @clock
+ * @nt_count: control requests per returned NTSTATUS
+ */
+struct sqos_server {
+	spinlock_t lock;	/* tables and associations, see top of file */
+	DECLARE_HASHTABLE(flows, SQOS_FLOW_HASH_BITS);
+	DECLARE_HASHTABLE(policies, SQOS_POLICY_HASH_BITS);
+	unsigned int nr_flows;
+	unsigned int nr_opens;
+	unsigned int nr_policies;
+	bool enabled;
+	u32 ttl_ms;
+	u64 capacity_iops;
+	u32 window_ms;
+	u32 burst_ms;
+	u64 (*clock)(void *priv);
+	void *clock_priv;
+	atomic64_t nt_count[SQOS_NT_IDX_MAX];
+};
+
+struct seq_file;
+
+/* flow.c */
+struct sqos_server *sqos_server_create(void);
+void sqos_server_destroy(struct sqos_server *srv);
+struct sqos_open *sqos_server_open_alloc(struct sqos_server *srv, gfp_t gfp);
+u32 sqos_flow_status(bool policy_known, u64 min_rate, u64 capacity,
+		     const struct sqos_meter *m);
+void sqos_server_show_flows(struct sqos_server *srv, struct seq_file *s);
+void sqos_server_show_stats(struct sqos_server *srv, struct seq_file *s);
+
+/* policy.c */
+int sqos_policy_check(const guid_t *id, u64 max_iops, u64 min_iops);
+struct sqos_policy *sqos_policy_find(struct sqos_server *srv,
+				     const guid_t *id);
+int sqos_server_policy_set(struct sqos_server *srv, const guid_t *id,
+			   u64 max_iops, u64 min_iops);
+int sqos_server_policy_delete(struct sqos_server *srv, const guid_t *id);
+void sqos_server_policy_clear(struct sqos_server *srv);
+int sqos_server_policy_get(struct sqos_server *srv, const guid_t *id,
+			   u64 *max_iops, u64 *min_iops);
+int sqos_policy_parse(const char *line, struct sqos_policy_cmd *cmd);
+void sqos_server_show_policies(struct sqos_server *srv, struct seq_file *s);
+/* called by policy.c with srv->lock held */
+void sqos_server_policy_changed(struct sqos_server *srv, const guid_t *id);
+void sqos_flow_resolve(struct sqos_flow *flow);
+
+/* debugfs.c */
+int sqos_debugfs_init(struct sqos_server *srv);
+void sqos_debugfs_exit(void);
+void sqos_seq_utf16(struct seq_file *s, const u8 *buf, size_t len);
+
+/* main.c */
+extern struct sqos_server *sqos_global;
+
+#endif /* _SQOS_INTERNAL_H */
