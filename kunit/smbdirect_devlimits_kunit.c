@@ -26,57 +26,86 @@ static void good_attr(struct ib_device_attr *a)
 	a->max_qp_init_rd_atom = 128;
 }
 
+/* Which attribute a verdict case changes from good_attr(). */
+enum attr_field {
+	F_NONE,
+	F_CAP_FLAGS,
+	F_FRWR_LEN,
+	F_SEND_SGE,
+	F_RECV_SGE,
+	F_QP_WR,
+	F_CQE,
+	F_IRD,
+	F_ORD,
+	F_RD_ATOM,	/* both IRD and ORD */
+	F_ALL_ZERO,
+};
+
 struct limits_case {
 	const char *name;
-	void (*tweak)(struct ib_device_attr *a);
+	enum attr_field field;
+	int value;
 	enum smbd_dev_verdict verdict;
 };
 
-static void t_none(struct ib_device_attr *a) { }
-static void t_no_mgt(struct ib_device_attr *a) { a->device_cap_flags = 0; }
-static void t_fr0(struct ib_device_attr *a) { a->max_fast_reg_page_list_len = 0; }
-static void t_fr1(struct ib_device_attr *a) { a->max_fast_reg_page_list_len = 1; }
-static void t_ssge1(struct ib_device_attr *a) { a->max_send_sge = 1; }
-static void t_ssge2(struct ib_device_attr *a) { a->max_send_sge = 2; }
-static void t_ssge_neg(struct ib_device_attr *a) { a->max_send_sge = -1; }
-static void t_rsge0(struct ib_device_attr *a) { a->max_recv_sge = 0; }
-static void t_rsge1(struct ib_device_attr *a) { a->max_recv_sge = 1; }
-static void t_wr31(struct ib_device_attr *a) { a->max_qp_wr = SMBD_MIN_QP_WR - 1; }
-static void t_wr32(struct ib_device_attr *a) { a->max_qp_wr = SMBD_MIN_QP_WR; }
-static void t_cqe31(struct ib_device_attr *a) { a->max_cqe = SMBD_MIN_QP_WR - 1; }
-static void t_cqe32(struct ib_device_attr *a) { a->max_cqe = SMBD_MIN_QP_WR; }
-static void t_ird0(struct ib_device_attr *a) { a->max_qp_rd_atom = 0; }
-static void t_ord0(struct ib_device_attr *a) { a->max_qp_init_rd_atom = 0; }
-static void t_ird1(struct ib_device_attr *a)
+static void set_attr(struct ib_device_attr *a, enum attr_field field, int value)
 {
-	a->max_qp_rd_atom = 1;
-	a->max_qp_init_rd_atom = 1;
+	switch (field) {
+	case F_NONE:
+		break;
+	case F_CAP_FLAGS:
+		a->device_cap_flags = value;
+		break;
+	case F_FRWR_LEN:
+		a->max_fast_reg_page_list_len = value;
+		break;
+	case F_SEND_SGE:
+		a->max_send_sge = value;
+		break;
+	case F_RECV_SGE:
+		a->max_recv_sge = value;
+		break;
+	case F_QP_WR:
+		a->max_qp_wr = value;
+		break;
+	case F_CQE:
+		a->max_cqe = value;
+		break;
+	case F_IRD:
+		a->max_qp_rd_atom = value;
+		break;
+	case F_ORD:
+		a->max_qp_init_rd_atom = value;
+		break;
+	case F_RD_ATOM:
+		a->max_qp_rd_atom = value;
+		a->max_qp_init_rd_atom = value;
+		break;
+	case F_ALL_ZERO:
+		memset(a, 0, sizeof(*a));
+		break;
+	}
 }
 
-/* The first failing rule wins, in the documented order. */
-static void t_all_bad(struct ib_device_attr *a)
-{
-	memset(a, 0, sizeof(*a));
-}
-
+/* Each threshold on both sides; with everything bad, the first rule wins. */
 static const struct limits_case limits_cases[] = {
-	{ "rxe-like", t_none, SMBD_DEV_OK },
-	{ "no-mem-mgt-ext", t_no_mgt, SMBD_DEV_NO_FRWR },
-	{ "frwr-len-0", t_fr0, SMBD_DEV_NO_FRWR },
-	{ "frwr-len-1", t_fr1, SMBD_DEV_OK },
-	{ "send-sge-1", t_ssge1, SMBD_DEV_FEW_SEND_SGE },
-	{ "send-sge-2", t_ssge2, SMBD_DEV_OK },
-	{ "send-sge-negative", t_ssge_neg, SMBD_DEV_FEW_SEND_SGE },
-	{ "recv-sge-0", t_rsge0, SMBD_DEV_FEW_RECV_SGE },
-	{ "recv-sge-1", t_rsge1, SMBD_DEV_OK },
-	{ "qp-wr-31", t_wr31, SMBD_DEV_SMALL_QP },
-	{ "qp-wr-32", t_wr32, SMBD_DEV_OK },
-	{ "cqe-31", t_cqe31, SMBD_DEV_SMALL_QP },
-	{ "cqe-32", t_cqe32, SMBD_DEV_OK },
-	{ "ird-0", t_ird0, SMBD_DEV_NO_RDMA_READ },
-	{ "ord-0", t_ord0, SMBD_DEV_NO_RDMA_READ },
-	{ "ird-ord-1", t_ird1, SMBD_DEV_OK },
-	{ "all-zero", t_all_bad, SMBD_DEV_NO_FRWR },
+	{ "rxe-like", F_NONE, 0, SMBD_DEV_OK },
+	{ "no-mem-mgt-ext", F_CAP_FLAGS, 0, SMBD_DEV_NO_FRWR },
+	{ "frwr-len-0", F_FRWR_LEN, 0, SMBD_DEV_NO_FRWR },
+	{ "frwr-len-1", F_FRWR_LEN, 1, SMBD_DEV_OK },
+	{ "send-sge-1", F_SEND_SGE, SMBD_MIN_SEND_SGE - 1, SMBD_DEV_FEW_SEND_SGE },
+	{ "send-sge-2", F_SEND_SGE, SMBD_MIN_SEND_SGE, SMBD_DEV_OK },
+	{ "send-sge-negative", F_SEND_SGE, -1, SMBD_DEV_FEW_SEND_SGE },
+	{ "recv-sge-0", F_RECV_SGE, SMBD_MIN_RECV_SGE - 1, SMBD_DEV_FEW_RECV_SGE },
+	{ "recv-sge-1", F_RECV_SGE, SMBD_MIN_RECV_SGE, SMBD_DEV_OK },
+	{ "qp-wr-31", F_QP_WR, SMBD_MIN_QP_WR - 1, SMBD_DEV_SMALL_QP },
+	{ "qp-wr-32", F_QP_WR, SMBD_MIN_QP_WR, SMBD_DEV_OK },
+	{ "cqe-31", F_CQE, SMBD_MIN_QP_WR - 1, SMBD_DEV_SMALL_QP },
+	{ "cqe-32", F_CQE, SMBD_MIN_QP_WR, SMBD_DEV_OK },
+	{ "ird-0", F_IRD, 0, SMBD_DEV_NO_RDMA_READ },
+	{ "ord-0", F_ORD, 0, SMBD_DEV_NO_RDMA_READ },
+	{ "ird-ord-1", F_RD_ATOM, 1, SMBD_DEV_OK },
+	{ "all-zero", F_ALL_ZERO, 0, SMBD_DEV_NO_FRWR },
 };
 
 static void limits_case_desc(const struct limits_case *c, char *desc)
@@ -93,7 +122,7 @@ static void devlimits_verdict(struct kunit *test)
 	struct ib_device_attr a;
 
 	good_attr(&a);
-	c->tweak(&a);
+	set_attr(&a, c->field, c->value);
 	KUNIT_EXPECT_EQ(test, smbd_dev_limits_compute(&a, false, &l), c->verdict);
 	KUNIT_EXPECT_EQ(test, l.verdict, c->verdict);
 	KUNIT_EXPECT_STRNEQ(test, smbd_dev_verdict_str(l.verdict), "unknown");

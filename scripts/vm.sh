@@ -98,8 +98,9 @@ mkdir -p "$stage/lib/modules/$krel/extra"
 cp "${kos[@]}" "$stage/lib/modules/$krel/extra/"
 depmod -b "$stage" "$krel"
 (cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet) \
-	>"$stage/run.cpio"
-cat "$base" "$stage/run.cpio" >"$outdir/initrd.cpio"
+	>"$outdir/run.cpio"
+cat "$base" "$outdir/run.cpio" >"$outdir/initrd.cpio"
+rm -f "$outdir/run.cpio"
 
 append="console=ttyS0 loglevel=6 panic=-1 no_hash_pointers smbd.mode=$mode"
 append+=" rcupdate.rcu_cpu_stall_timeout=120 hung_task_timeout_secs=600"
