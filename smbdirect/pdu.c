@@ -614,8 +614,10 @@ enum smbd_verdict smbd_bd_v1_decode(const void *buf, u32 len, u32 index,
 	out->offset = le64_to_cpu(wire->offset);
 	out->token = le32_to_cpu(wire->token);
 	out->length = le32_to_cpu(wire->length);
-	if (out->offset > U64_MAX - out->length)
+	if (out->offset > U64_MAX - out->length) {
+		memset(out, 0, sizeof(*out));
 		return SMBD_ERR_BD_OVERFLOW;
+	}
 	return SMBD_OK;
 }
 EXPORT_SYMBOL_IF_KUNIT(smbd_bd_v1_decode);
