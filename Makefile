@@ -22,7 +22,7 @@ modules:
 	+kdir="$(kdir)" && $(MAKE) -C "$$kdir" M=$(CURDIR) W=1 modules
 
 sparse:
-	+kdir="$(kdir)" && $(MAKE) -C "$$kdir" M=$(CURDIR) W=1 C=2 modules
+	KDIR="$(KDIR)" scripts/sparse.sh
 
 kernel:
 	scripts/kernel.sh $(KVARIANT)

@@ -359,7 +359,7 @@ static void cm_connect_send_both_ways(struct kunit *test)
 				"%pI4 is not on %s", &sin.sin_addr, *d->dev);
 	KUNIT_ASSERT_EQ(test, rdma_listen(lis->id, 8), 0);
 	sin.sin_port = ((struct sockaddr_in *)&lis->id->route.addr.src_addr)->sin_port;
-	KUNIT_ASSERT_NE(test, sin.sin_port, 0);
+	KUNIT_ASSERT_NE(test, ntohs(sin.sin_port), 0);
 
 	/* Client: resolve, build its QP, connect. */
 	cli = live_ep_create_id(test, "client");

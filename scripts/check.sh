@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Every test of the project (`make check`):
-#   1. checkpatch --strict over our sources;
+#   1. checkpatch --strict over our sources, and a sparse (C=2) build;
 #   2. on the plain and on the debug (KASAN, lockdep, kmemleak, UBSAN) test
 #      kernel: build the modules with W=1, boot the VM, run all KUnit
 #      modules and the shell tests (scripts/vm.sh);
@@ -44,6 +44,7 @@ add_counts() { # add the counts file of one VM run
 }
 
 step "checkpatch --strict" "$SMBD_TOP/scripts/checkpatch.sh"
+step "sparse and W=1" "$SMBD_TOP/scripts/sparse.sh"
 
 for k in ${SMBD_KERNELS:-plain debug}; do
 	t=$(date +%s)

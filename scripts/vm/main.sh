@@ -19,6 +19,8 @@ check)
 demo)
 	rdma_setup || exit 1
 	load_modules || exit 1
+	say "kernel $(uname -r); modules loaded with modprobe:"
+	lsmod | grep -E '^(smbdirect|sqos) '
 	say "RDMA links:"
 	rdma link show
 	say "/sys/kernel/debug/smbdirect/devices:"

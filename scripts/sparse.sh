@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build every module with sparse (C=2) and W=1 against the plain test kernel
+# (or $KDIR), in a copy of the sources. Exits non-zero on any warning.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+kdir=${KDIR:-$("$SMBD_TOP/scripts/kernel.sh" plain)}
+bdir="$SMBD_OUT/build-sparse"
+mkdir -p "$bdir"
+rsync -a --delete --exclude=/out --exclude=/.git --exclude='*.o' --exclude='*.ko' \
+	--exclude='.*.cmd' "$SMBD_TOP/" "$bdir/src/"
+log="$bdir/sparse.log"
+if ! make -C "$kdir" M="$bdir/src" W=1 C=2 -j"$SMBD_JOBS" modules >"$log" 2>&1; then
+	cat "$log"
+	die "build with sparse failed"
+fi
+if grep -E 'warning:|error:' "$log"; then
+	echo "sparse/W=1: $(grep -cE 'warning:|error:' "$log") warnings"
+	exit 1
+fi
+echo "sparse/W=1: clean"
