@@ -376,7 +376,7 @@ struct sqos_ctl {
 	struct sqos_request req;
 	bool names_ok;
 	bool fields_ok;
-	bool no_memory;
+	bool names_nomem;
 	struct sqos_flow *newflow;
 	u8 *name;
 	u8 *node_name;
@@ -393,14 +393,11 @@ static void sqos_ctl_prepare(struct sqos_server *srv, struct sqos_ctl *c,
 				       in_len);
 	c->fields_ok = !sqos_check_policy_fields(r);
 
-	/* A flow may have to be created (3.2.5.1.1). */
+	/* A flow may have to be created (3.2.5.1.1); NULL is checked later. */
 	if ((opt & (STORAGE_QOS_CONTROL_FLAG_SET_LOGICAL_FLOW_ID |
 		    STORAGE_QOS_CONTROL_FLAG_PROBE_POLICY)) &&
-	    !guid_is_null(&r->flow_id)) {
+	    !guid_is_null(&r->flow_id))
 		c->newflow = sqos_flow_alloc(srv, &r->flow_id);
-		if (!c->newflow)
-			c->no_memory = true;
-	}
 
 	/* Names may have to be stored (3.2.5.1.2). */
 	if ((opt & (STORAGE_QOS_CONTROL_FLAG_SET_POLICY |
@@ -409,13 +406,13 @@ static void sqos_ctl_prepare(struct sqos_server *srv, struct sqos_ctl *c,
 			c->name = kmemdup(in + r->name_off, r->name_len,
 					  GFP_KERNEL);
 			if (!c->name)
-				c->no_memory = true;
+				c->names_nomem = true;
 		}
 		if (r->node_name_len) {
 			c->node_name = kmemdup(in + r->node_name_off,
 					       r->node_name_len, GFP_KERNEL);
 			if (!c->node_name)
-				c->no_memory = true;
+				c->names_nomem = true;
 		}
 	}
 }
@@ -466,7 +463,7 @@ static u32 sqos_ctl_commit(struct sqos_server *srv, struct sqos_open *open,
 	if (policy) {
 		if (!c->names_ok || !c->fields_ok)
 			return SQOS_NT_INVALID_PARAMETER;
-		if (c->no_memory)
+		if (c->names_nomem)
 			return SQOS_NT_INSUFFICIENT_RESOURCES;
 	}
 
