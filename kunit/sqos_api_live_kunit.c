@@ -18,6 +18,7 @@
  */
 #include <kunit/resource.h>
 #include <kunit/test.h>
+#include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -213,9 +214,129 @@ static void sqos_live_disabled(struct kunit *test)
 			SQOS_NT_SUCCESS);
 }
 
+struct live_race {
+	struct sqos_server *srv;
+	struct sqos_open *o[2];
+	atomic64_t ios;
+	atomic64_t policy_changes;
+};
+
+/* I/O on both opens while the main thread moves them between flows */
+static int live_race_io(void *arg)
+{
+	struct live_race *r = arg;
+	struct sqos_io io;
+	unsigned int i = 0;
+
+	while (!kthread_should_stop()) {
+		sqos_io_admit(r->o[i++ & 1], 4096, &io);
+		sqos_io_done(&io);
+		atomic64_inc(&r->ios);
+		cond_resched();
+	}
+	return 0;
+}
+
+/* Policy store changes that re-resolve the flows meanwhile */
+static int live_race_policy(void *arg)
+{
+	struct live_race *r = arg;
+	guid_t pol = GUID_INIT(0x5a1e0c0d, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7);
+	u64 n = 0;
+
+	while (!kthread_should_stop()) {
+		if (n & 1)
+			sqos_server_policy_delete(r->srv, &pol);
+		else
+			sqos_server_policy_set(r->srv, &pol, 1000000000, 0);
+		n++;
+		atomic64_inc(&r->policy_changes);
+		cond_resched();
+	}
+	return 0;
+}
+
+KUNIT_DEFINE_ACTION_WRAPPER(live_server_destroy, sqos_server_destroy,
+			    struct sqos_server *);
+
+/*
+ * Concurrency on a server of its own with the real clock: control
+ * requests re-associating two opens, I/O on them from another thread and
+ * policy changes from a third. Lockdep, KASAN and kmemleak watch this in
+ * the debug kernel; afterwards nothing may be left.
+ */
+static void sqos_live_race(struct kunit *test)
+{
+	struct live_race *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	guid_t pol = GUID_INIT(0x5a1e0c0d, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7);
+	struct task_struct *io_task, *pol_task;
+	struct sqos_request req = {
+		.version = SQOS_PROTOCOL_VERSION_1_0,
+		.options = STORAGE_QOS_CONTROL_FLAG_SET_LOGICAL_FLOW_ID |
+			   STORAGE_QOS_CONTROL_FLAG_SET_POLICY |
+			   STORAGE_QOS_CONTROL_FLAG_UPDATE_COUNTERS,
+		.policy_id = pol,
+		.io_count = 1,
+	};
+	u8 in[SQOS_REQUEST_FIXED_SIZE];
+	u32 out_len, st;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->srv = sqos_server_create();
+	KUNIT_ASSERT_NOT_NULL(test, r->srv);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, live_server_destroy, r->srv), 0);
+	for (i = 0; i < 2; i++) {
+		r->o[i] = sqos_server_open_alloc(r->srv, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, r->o[i]);
+		KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, live_release, r->o[i]), 0);
+	}
+
+	io_task = kthread_run(live_race_io, r, "sqos_race_io");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(io_task));
+	pol_task = kthread_run(live_race_policy, r, "sqos_race_pol");
+	if (IS_ERR(pol_task)) {
+		kthread_stop(io_task);
+		KUNIT_FAIL(test, "kthread_run");
+		return;
+	}
+
+	for (i = 0; i < 3000; i++) {
+		/* Flows 0, 1, 2 and "none", in an order that differs per open */
+		req.flow_id = GUID_INIT(0x5a1e0c0d, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+					i % 3);
+		if (i % 4 == 3)
+			req.flow_id = guid_null;
+		req.options = STORAGE_QOS_CONTROL_FLAG_SET_LOGICAL_FLOW_ID;
+		if (!guid_is_null(&req.flow_id))
+			req.options |= STORAGE_QOS_CONTROL_FLAG_SET_POLICY |
+				       STORAGE_QOS_CONTROL_FLAG_UPDATE_COUNTERS;
+		sqos_request_encode(&req, in, sizeof(in));
+		st = sqos_control(r->o[i & 1], in, sizeof(in), NULL, 0,
+				  &out_len);
+		if (st != SQOS_NT_SUCCESS) {
+			KUNIT_FAIL(test, "request %d: status %08x", i, st);
+			break;
+		}
+		if (i % 64 == 0)
+			cond_resched();
+	}
+	kthread_stop(pol_task);
+	kthread_stop(io_task);
+	kunit_info(test, "%lld I/Os, %lld policy changes during 3000 requests",
+		   atomic64_read(&r->ios), atomic64_read(&r->policy_changes));
+	KUNIT_EXPECT_GT(test, atomic64_read(&r->ios), 0);
+
+	kunit_release_action(test, live_release, r->o[0]);
+	kunit_release_action(test, live_release, r->o[1]);
+	KUNIT_EXPECT_EQ(test, r->srv->nr_flows, 0U);
+	KUNIT_EXPECT_EQ(test, r->srv->nr_opens, 0U);
+}
+
 static struct kunit_case sqos_live_cases[] = {
 	KUNIT_CASE_SLOW(sqos_live_api),
 	KUNIT_CASE(sqos_live_disabled),
+	KUNIT_CASE_SLOW(sqos_live_race),
 	{}
 };
 
