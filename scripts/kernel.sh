@@ -67,23 +67,25 @@ log="$out/build.log"
 	"$src/kernel/configs/kvm_guest.config" "${frags[@]}") >>"$log" 2>&1
 "${kmake[@]}" olddefconfig >>"$log" 2>&1
 
-# Every option a fragment asks for must have stuck; a silently dropped one
-# would give a kernel that boots but tests the wrong thing.
-bad=0
+# Every option a fragment asks for must have stuck (a later fragment
+# overrides an earlier one); a silently dropped option would give a kernel
+# that boots but tests the wrong thing.
+declare -A want=()
 while IFS= read -r line; do
-	case "$line" in CONFIG_*) ;; *) continue ;; esac
-	opt=${line%%=*}
-	val=${line#*=}
-	if [ "$val" = n ]; then
-		if grep -q "^$opt=" "$out/.config"; then
-			echo "config: $opt wanted off but is $(grep "^$opt=" "$out/.config")" >&2
-			bad=1
-		fi
-	elif ! grep -qx "$opt=$val" "$out/.config"; then
-		echo "config: $opt wanted $val but is $(grep "^$opt=" "$out/.config" || echo unset)" >&2
-		bad=1
-	fi
+	case "$line" in CONFIG_*=*) want[${line%%=*}]=${line#*=} ;; esac
 done < <(cat "${frags[@]}")
+bad=0
+for opt in "${!want[@]}"; do
+	val=${want[$opt]}
+	have=$(grep "^$opt=" "$out/.config" || true)
+	if [ "$val" = n ]; then
+		[ -z "$have" ] && continue
+	elif [ "$have" = "$opt=$val" ]; then
+		continue
+	fi
+	echo "config: $opt wanted $val but is ${have:-unset}" >&2
+	bad=1
+done
 [ "$bad" -eq 0 ] || die "config fragments did not apply (see above)"
 
 if ! "${kmake[@]}" bzImage modules >>"$log" 2>&1; then

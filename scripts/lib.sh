@@ -2,6 +2,7 @@
 # Shared settings for the smbdirect test scripts. Sourced, not run.
 
 SMBD_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+: "${HOME:=$(getent passwd "$(id -u)" | cut -d: -f6)}"
 SMBD_CACHE=${SMBD_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/smbdirect}
 SMBD_OUT=${SMBD_OUT:-$SMBD_TOP/out}
 SMBD_JOBS=${SMBD_JOBS:-$(nproc)}
