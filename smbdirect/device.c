@@ -8,6 +8,14 @@
  * or when the client unregisters. Each device gets a struct smbd_device with
  * the limits smbdirect derives from its attributes.
  *
+ * Device removal: smbd_ib_remove() first ends every connection and
+ * listener on the device (smbd_conns_device_removed(),
+ * smbd_listeners_device_removed(): drain, free, destroy the cm_ids), then
+ * forgets the device. The RDMA core removes clients in the reverse order
+ * of registration, so this runs before the RDMA CM's own removal, which
+ * waits for every cm_id on the device to be destroyed; the CM's
+ * DEVICE_REMOVAL event is handled as well, for ids created while this ran.
+ *
  * Locking: smbd_devices_lock (a mutex) protects smbd_devices. It is taken by
  * the add/remove callbacks (process context, may sleep) and by debugfs
  * readers. ib_query_port() is called with it held, which is allowed: it
@@ -56,6 +64,9 @@ static int smbd_ib_add(struct ib_device *ibdev)
 static void smbd_ib_remove(struct ib_device *ibdev, void *client_data)
 {
 	struct smbd_device *sdev = client_data;
+
+	smbd_listeners_device_removed(ibdev);
+	smbd_conns_device_removed(ibdev);
 
 	mutex_lock(&smbd_devices_lock);
 	list_del(&sdev->list);
@@ -167,6 +178,30 @@ int smbd_devices_show(struct seq_file *m, void *unused)
 	}
 	mutex_unlock(&smbd_devices_lock);
 	return 0;
+}
+
+/**
+ * smbd_device_limits() - what smbdirect may use of a device
+ * @ibdev: the device
+ * @out: its limits
+ *
+ * Return: true if the device is known (added and not being removed).
+ */
+bool smbd_device_limits(struct ib_device *ibdev, struct smbd_dev_limits *out)
+{
+	struct smbd_device *sdev;
+	bool found = false;
+
+	mutex_lock(&smbd_devices_lock);
+	list_for_each_entry(sdev, &smbd_devices, list) {
+		if (sdev->ibdev == ibdev) {
+			*out = sdev->limits;
+			found = true;
+			break;
+		}
+	}
+	mutex_unlock(&smbd_devices_lock);
+	return found;
 }
 
 /**

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SMB Direct active side: smbd_connect() (MS-SMBD 3.1.4.1).
+ *
+ * Normal operation: the caller's thread drives every step and sleeps in
+ * between: resolve the address (the device is then known, and with it the
+ * default port: 445 on IB/RoCE, 5445 on iWARP), resolve the route, create
+ * the QP and receive buffers, post one receive for the Negotiate Response,
+ * connect (with the appendix A IRD/ORD private data on iWARP), send the
+ * Negotiate Request once the RDMA connection is established, and wait for
+ * the response, which the receive completion processes (recv.c). The
+ * Negotiation Timer (120 s by default) bounds the whole sequence.
+ *
+ * The CM event handler only records events and wakes the thread
+ * (connection.c); resource set-up happens in the thread under res_mutex,
+ * so device removal (which tears down under the same mutex) either runs
+ * before it and the thread sees the connection released, or after it.
+ *
+ * Transport recovery: any failure (CM error, rejection, timeout, invalid
+ * response, device removal, a signal) tears the connection down and
+ * returns its first error; nothing is delivered to the callbacks of a
+ * connection that smbd_connect() did not return.
+ */
+
+#include <linux/module.h>
+#include <linux/in.h>
+#include <linux/in6.h>
+
+#include "smbd.h"
+
+/* Sleep until @bit is set in cm_flags, or the connection fails. */
+static int smbd_wait_cm(struct smbd_conn *conn, int bit)
+{
+	if (wait_event_interruptible(conn->wq,
+				     test_bit(bit, &conn->cm_flags) ||
+				     READ_ONCE(conn->error)))
+		smbd_conn_fail(conn, -EINTR, SMBD_CAUSE_NONE);
+	return READ_ONCE(conn->error);
+}
+
+static bool smbd_negotiated_or_failed(struct smbd_conn *conn)
+{
+	bool done;
+
+	spin_lock_bh(&conn->lock);
+	done = conn->negotiated || conn->error;
+	spin_unlock_bh(&conn->lock);
+	return done;
+}
+
+static void smbd_set_state(struct smbd_conn *conn, enum smbd_conn_state s)
+{
+	spin_lock_bh(&conn->lock);
+	smbd_conn_set_state(conn, s);
+	spin_unlock_bh(&conn->lock);
+}
+
+static int smbd_connect_port(const struct sockaddr *sa)
+{
+	if (sa->sa_family == AF_INET)
+		return ntohs(((const struct sockaddr_in *)sa)->sin_port);
+	return ntohs(((const struct sockaddr_in6 *)sa)->sin6_port);
+}
+
+static void smbd_connect_set_port(struct sockaddr_storage *ss, int port)
+{
+	if (ss->ss_family == AF_INET)
+		((struct sockaddr_in *)ss)->sin_port = htons(port);
+	else
+		((struct sockaddr_in6 *)ss)->sin6_port = htons(port);
+}
+
+/* Address resolved: pick the default port for the device if asked to. */
+static int smbd_connect_addr_resolved(struct smbd_conn *conn, bool def_port)
+{
+	struct rdma_cm_id *id;
+	int port, rc = 0;
+
+	mutex_lock(&conn->res_mutex);
+	id = conn->id;
+	if (conn->released || !id || !id->device) {
+		rc = -ENODEV;
+		goto out;
+	}
+	WRITE_ONCE(conn->ibdev, id->device);
+	if (def_port) {
+		port = rdma_node_get_transport(id->device->node_type) ==
+		       RDMA_TRANSPORT_IWARP ? smbd_iwarp_port : smbd_ib_port;
+		smbd_connect_set_port(&conn->peer, port);
+		smbd_connect_set_port(&id->route.addr.dst_addr, port);
+	}
+out:
+	mutex_unlock(&conn->res_mutex);
+	return rc;
+}
+
+/* Route resolved: QP, buffers, one receive, then connect. */
+static int smbd_connect_route_resolved(struct smbd_conn *conn)
+{
+	struct rdma_conn_param param = {};
+	struct smbd_ird_ord_hdr hdr;
+	struct smbd_ird_ord io;
+	int rc;
+
+	mutex_lock(&conn->res_mutex);
+	if (conn->released || !conn->id) {
+		rc = -ENODEV;
+		goto out;
+	}
+	rc = smbd_conn_setup_qp(conn);
+	if (rc)
+		goto out;
+	memcpy(&conn->local, &conn->id->route.addr.src_addr,
+	       sizeof(conn->local));
+
+	spin_lock_bh(&conn->lock);
+	rc = conn->error ? conn->error : smbd_post_recv_one(conn);
+	conn->ird = conn->limits.ird;
+	conn->ord = conn->limits.ord;
+	spin_unlock_bh(&conn->lock);
+	if (rc)
+		goto out;
+
+	param.responder_resources = conn->limits.ird;
+	param.initiator_depth = conn->limits.ord;
+	param.retry_count = 6;
+	param.rnr_retry_count = 6;
+	if (conn->limits.iwarp) {
+		/* MS-SMBD appendix A 6.1: our own IRD and ORD. */
+		io.ird = conn->limits.ird;
+		io.ord = conn->limits.ord;
+		smbd_ird_ord_encode(&io, &hdr);
+		param.private_data = &hdr;
+		param.private_data_len = sizeof(hdr);
+	}
+	smbd_set_state(conn, SMBD_CS_CONNECTING);
+	rc = rdma_connect(conn->id, &param);
+	if (!rc)
+		conn->qp_live = true;
+out:
+	mutex_unlock(&conn->res_mutex);
+	return rc;
+}
+
+/**
+ * smbd_connect() - connect to a peer and negotiate (active role)
+ * @net: network namespace
+ * @dst: peer's IPv4 or IPv6 address; port 0 means the default of the
+ *	device the address resolves to (ib_port 445 on InfiniBand/RoCE,
+ *	iwarp_port 5445 on iWARP, MS-SMBD 1.9)
+ * @src: local address to bind to, or NULL
+ * @cfg: settings, NULL for the defaults (smbd_conn_config_init())
+ * @ops: callbacks, or NULL (pull mode, no loss notification)
+ * @ctx: returned by smbd_conn_context()
+ *
+ * Returns once the connection has negotiated (3.1.5.7) or failed; the
+ * Negotiation Timer (@cfg->negotiate_timeout_ms, 120 s by default) bounds
+ * the wait. The callbacks are not called before this returns.
+ *
+ * Context: process, may sleep.
+ *
+ * Return: the connection, which the caller owns and must smbd_destroy(),
+ * or an ERR_PTR(): -ETIMEDOUT, -ECONNREFUSED (rejected, or the peer
+ * refused the negotiation), -EPROTO (invalid response), -EHOSTUNREACH,
+ * -ENODEV, -EINVAL (bad configuration), -EINTR, ...
+ */
+struct smbd_conn *smbd_connect(struct net *net, const struct sockaddr *dst,
+			       const struct sockaddr *src,
+			       const struct smbd_conn_config *cfg,
+			       const struct smbd_conn_ops *ops, void *ctx)
+{
+	struct smbd_conn_config c;
+	struct smbd_conn *conn;
+	struct rdma_cm_id *id;
+	unsigned long timeout_ms;
+	bool def_port;
+	int rc;
+
+	might_sleep();
+	if (!dst || (dst->sa_family != AF_INET && dst->sa_family != AF_INET6))
+		return ERR_PTR(-EAFNOSUPPORT);
+	if (cfg)
+		c = *cfg;
+	else
+		smbd_conn_config_init(&c);
+	smbd_conn_config_resolve(&c, false);
+	if (smbd_config_validate(&c.proto))
+		return ERR_PTR(-EINVAL);
+
+	conn = smbd_conn_alloc(SMBD_ROLE_ACTIVE, &c);
+	if (!conn)
+		return ERR_PTR(-ENOMEM);
+	conn->ops = ops;
+	conn->ctx = ctx;
+	memcpy(&conn->peer, dst, dst->sa_family == AF_INET ?
+	       sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6));
+	def_port = !smbd_connect_port(dst);
+
+	id = rdma_create_id(net, smbd_cm_handler, conn, RDMA_PS_TCP, IB_QPT_RC);
+	if (IS_ERR(id)) {
+		conn->released = true;
+		smbd_conn_put(conn);
+		return ERR_CAST(id);
+	}
+	conn->id = id;
+	smbd_conn_publish(conn);
+	smbd_neg_timer_start(conn);
+	timeout_ms = min_t(unsigned long, c.negotiate_timeout_ms, 60000);
+
+	smbd_set_state(conn, SMBD_CS_RESOLVE_ADDR);
+	rc = rdma_resolve_addr(id, (struct sockaddr *)src,
+			       (struct sockaddr *)&conn->peer, timeout_ms);
+	if (rc)
+		goto fail;
+	rc = smbd_wait_cm(conn, SMBD_CMF_ADDR_RESOLVED);
+	if (!rc)
+		rc = smbd_connect_addr_resolved(conn, def_port);
+	if (rc)
+		goto fail;
+
+	smbd_set_state(conn, SMBD_CS_RESOLVE_ROUTE);
+	rc = rdma_resolve_route(id, timeout_ms);
+	if (rc)
+		goto fail;
+	rc = smbd_wait_cm(conn, SMBD_CMF_ROUTE_RESOLVED);
+	if (!rc)
+		rc = smbd_connect_route_resolved(conn);
+	if (!rc)
+		rc = smbd_wait_cm(conn, SMBD_CMF_ESTABLISHED);
+	if (rc)
+		goto fail;
+
+	/* 3.1.5.2: the first message is the Negotiate Request. */
+	smbd_set_state(conn, SMBD_CS_NEGOTIATING);
+	rc = smbd_send_negotiate_req(conn);
+	if (rc)
+		goto fail;
+	if (wait_event_interruptible(conn->wq, smbd_negotiated_or_failed(conn)))
+		smbd_conn_fail(conn, -EINTR, SMBD_CAUSE_NONE);
+
+	spin_lock_bh(&conn->lock);
+	rc = conn->error;
+	if (!rc) {
+		conn->handed_over = true;
+		if (!list_empty(&conn->ready) && ops && ops->recv)
+			smbd_conn_queue_work(conn, &conn->upcall_work);
+	}
+	spin_unlock_bh(&conn->lock);
+	if (rc)
+		goto fail;
+	return conn;
+
+fail:
+	smbd_conn_fail(conn, rc, SMBD_CAUSE_NONE);
+	rc = READ_ONCE(conn->error);
+	smbd_conn_teardown(conn);
+	smbd_conn_put(conn);
+	return ERR_PTR(rc);
+}
+EXPORT_SYMBOL_GPL(smbd_connect);

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smbdirect debugfs (DESIGN.md section 4), under /sys/kernel/debug/smbdirect:
+ *
+ *   devices       one line per RDMA device (device.c)
+ *   stats         connection and listener counts, every counter summed
+ *                 over all connections ever made, errors by cause
+ *   connections   one line per connection
+ *   listeners     one line per listener
+ *   conn/<n>/     one directory per connection: state, params, credits,
+ *                 counters, errors
+ *
+ * Every file is "key value" or "key=value" text meant for grep and awk;
+ * Documentation/admin-guide.rst lists the keys.
+ *
+ * Locking: readers take smbd_conns_lock or smbd_listeners_lock to walk the
+ * lists and conn->lock briefly for a consistent snapshot of the credit
+ * state; counters are atomics read without locks, so reading never stalls
+ * the data path for long. A connection's directory is removed before the
+ * connection is freed, and debugfs waits for readers in progress.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/module.h>
+
+#include "smbd.h"
+
+static struct dentry *smbd_debugfs_conn_dir;
+
+DEFINE_SHOW_ATTRIBUTE(smbd_devices);
+
+static void smbd_show_stats(struct seq_file *m, const struct smbd_stats *st)
+{
+	int i;
+
+	for (i = 0; i < SMBD_STAT_COUNT; i++)
+		seq_printf(m, "%s %lld\n", smbd_stat_name(i),
+			   (long long)atomic64_read(&st->v[i]));
+}
+
+static void smbd_show_errors(struct seq_file *m, const struct smbd_stats *st)
+{
+	int i;
+
+	for (i = 1; i < SMBD_CAUSE_COUNT; i++)
+		seq_printf(m, "%s %lld\n", smbd_cause_name(i),
+			   (long long)atomic64_read(&st->errors[i]));
+}
+
+static int smbd_stats_show(struct seq_file *m, void *unused)
+{
+	struct smbd_listener *lis;
+	struct smbd_conn *conn;
+	int nconn = 0, nlis = 0;
+
+	mutex_lock(&smbd_conns_lock);
+	list_for_each_entry(conn, &smbd_conns, node)
+		nconn++;
+	mutex_unlock(&smbd_conns_lock);
+	mutex_lock(&smbd_listeners_lock);
+	list_for_each_entry(lis, &smbd_listeners, node)
+		nlis++;
+	mutex_unlock(&smbd_listeners_lock);
+
+	seq_printf(m, "connections %d\n", nconn);
+	seq_printf(m, "listeners %d\n", nlis);
+	smbd_show_stats(m, &smbd_global_stats);
+	seq_puts(m, "# errors by cause\n");
+	smbd_show_errors(m, &smbd_global_stats);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(smbd_stats);
+
+static void smbd_conn_line(struct seq_file *m, struct smbd_conn *conn)
+{
+	enum smbd_conn_state state;
+	int err, cause;
+
+	spin_lock_bh(&conn->lock);
+	state = conn->state;
+	err = conn->error;
+	cause = conn->cause;
+	spin_unlock_bh(&conn->lock);
+
+	seq_printf(m, "%u role=%s state=%s dev=%s local=%pISpc peer=%pISpc error=%d cause=%s\n",
+		   conn->num,
+		   conn->role == SMBD_ROLE_ACTIVE ? "active" : "passive",
+		   smbd_state_str(state), conn->devname,
+		   &conn->local, &conn->peer, err, smbd_cause_name(cause));
+}
+
+static int smbd_connections_show(struct seq_file *m, void *unused)
+{
+	struct smbd_conn *conn;
+
+	mutex_lock(&smbd_conns_lock);
+	list_for_each_entry(conn, &smbd_conns, node)
+		smbd_conn_line(m, conn);
+	mutex_unlock(&smbd_conns_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(smbd_connections);
+
+static int smbd_listeners_show(struct seq_file *m, void *unused)
+{
+	struct smbd_listener *lis;
+	int pending, err;
+	struct smbd_conn *conn;
+
+	mutex_lock(&smbd_listeners_lock);
+	list_for_each_entry(lis, &smbd_listeners, node) {
+		pending = 0;
+		spin_lock_bh(&lis->lock);
+		list_for_each_entry(conn, &lis->conns, lnode)
+			pending++;
+		err = lis->error;
+		spin_unlock_bh(&lis->lock);
+		seq_printf(m, "%u addr=%pISpc dev=%s negotiating=%d accepted=%lld refused=%lld error=%d\n",
+			   lis->num, &lis->addr, lis->devname,
+			   pending, (long long)atomic64_read(&lis->accepted),
+			   (long long)atomic64_read(&lis->refused), err);
+	}
+	mutex_unlock(&smbd_listeners_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(smbd_listeners);
+
+static int smbd_conn_state_show(struct seq_file *m, void *unused)
+{
+	struct smbd_conn *conn = m->private;
+
+	smbd_conn_line(m, conn);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(smbd_conn_state);
+
+static int smbd_conn_params_show(struct seq_file *m, void *unused)
+{
+	struct smbd_conn *conn = m->private;
+	struct smbd_proto_params p;
+	bool negotiated;
+	u32 ird, ord;
+
+	spin_lock_bh(&conn->lock);
+	p = conn->params;
+	negotiated = conn->negotiated;
+	ird = conn->ird;
+	ord = conn->ord;
+	spin_unlock_bh(&conn->lock);
+
+	seq_printf(m, "negotiated %d\n", negotiated);
+	seq_printf(m, "protocol 0x%04x\n", p.protocol);
+	seq_printf(m, "max_send_size %u\n", p.max_send_size);
+	seq_printf(m, "max_receive_size %u\n", p.max_receive_size);
+	seq_printf(m, "max_fragmented_send_size %u\n", p.max_fragmented_send_size);
+	seq_printf(m, "max_fragmented_recv_size %u\n", p.max_fragmented_recv_size);
+	seq_printf(m, "max_read_write_size %u\n", p.max_read_write_size);
+	seq_printf(m, "keepalive_interval %u\n", p.keepalive_interval);
+	seq_printf(m, "keepalive_ms %u\n", conn->cfg.keepalive_ms);
+	seq_printf(m, "keepalive_wait_ms %u\n", conn->cfg.keepalive_wait_ms);
+	seq_printf(m, "negotiate_timeout_ms %u\n", conn->cfg.negotiate_timeout_ms);
+	seq_printf(m, "recv_credit_max %u\n", p.recv_credit_max);
+	seq_printf(m, "send_credit_target %u\n", p.send_credit_target);
+	seq_printf(m, "initial_send_credits %u\n", p.send_credits);
+	seq_printf(m, "ird %u\n", ird);
+	seq_printf(m, "ord %u\n", ord);
+	seq_printf(m, "iwarp %d\n", conn->limits.iwarp);
+	seq_printf(m, "recv_queue_max %u\n", conn->cfg.recv_queue_max);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(smbd_conn_params);
+
+static const char *smbd_keepalive_str(enum smbd_keepalive k)
+{
+	switch (k) {
+	case SMBD_KEEPALIVE_NONE:
+		return "NONE";
+	case SMBD_KEEPALIVE_PENDING:
+		return "PENDING";
+	case SMBD_KEEPALIVE_SENT:
+		return "SENT";
+	}
+	return "?";
+}
+
+static int smbd_conn_credits_show(struct seq_file *m, void *unused)
+{
+	struct smbd_conn *conn = m->private;
+	struct smbd_credits cr;
+	struct smbd_reasm ra;
+	u32 sq, rq, qlen, ready, nfree = 0;
+	struct smbd_recv_io *rio;
+	u64 held;
+
+	spin_lock_bh(&conn->lock);
+	cr = conn->cr;
+	ra = conn->ra;
+	sq = conn->sends_posted;
+	rq = conn->recvs_posted;
+	qlen = conn->send_queue_len;
+	ready = conn->ready_msgs;
+	held = conn->held_bytes;
+	list_for_each_entry(rio, &conn->rio_free, list)
+		nfree++;
+	spin_unlock_bh(&conn->lock);
+
+	seq_printf(m, "send_credits %u\n", cr.send_credits);
+	seq_printf(m, "send_credit_target %u\n", cr.send_credit_target);
+	seq_printf(m, "recv_credits_granted %u\n", cr.recv_granted);
+	seq_printf(m, "recv_posted %u\n", cr.recv_posted);
+	seq_printf(m, "recv_credit_target %u\n", cr.recv_credit_target);
+	seq_printf(m, "recv_credit_max %u\n", cr.recv_credit_max);
+	seq_printf(m, "send_queued %u\n", cr.send_queued);
+	seq_printf(m, "send_immediate %d\n", cr.send_immediate);
+	seq_printf(m, "keepalive %s\n", smbd_keepalive_str(cr.keepalive));
+	seq_printf(m, "sends_posted %u\n", sq);
+	seq_printf(m, "send_queue_depth %u\n", conn->sq_depth);
+	seq_printf(m, "recvs_posted %u\n", rq);
+	seq_printf(m, "recv_buffers %u\n", conn->nrios);
+	seq_printf(m, "recv_buffers_free %u\n", nfree);
+	seq_printf(m, "send_queue_len %u\n", qlen);
+	seq_printf(m, "reassembly_active %d\n", ra.active);
+	seq_printf(m, "reassembly_bytes %u\n", ra.received);
+	seq_printf(m, "reassembly_total %u\n", ra.total);
+	seq_printf(m, "ready_messages %u\n", ready);
+	seq_printf(m, "held_bytes %llu\n", held);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(smbd_conn_credits);
+
+static int smbd_conn_counters_show(struct seq_file *m, void *unused)
+{
+	struct smbd_conn *conn = m->private;
+
+	smbd_show_stats(m, &conn->stats);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(smbd_conn_counters);
+
+static int smbd_conn_errors_show(struct seq_file *m, void *unused)
+{
+	struct smbd_conn *conn = m->private;
+
+	smbd_show_errors(m, &conn->stats);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(smbd_conn_errors);
+
+/**
+ * smbd_debugfs_conn_add() - create a connection's directory
+ * @conn: connection
+ *
+ * Context: process.
+ */
+void smbd_debugfs_conn_add(struct smbd_conn *conn)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "%u", conn->num);
+	conn->dir = debugfs_create_dir(name, smbd_debugfs_conn_dir);
+	debugfs_create_file("state", 0444, conn->dir, conn,
+			    &smbd_conn_state_fops);
+	debugfs_create_file("params", 0444, conn->dir, conn,
+			    &smbd_conn_params_fops);
+	debugfs_create_file("credits", 0444, conn->dir, conn,
+			    &smbd_conn_credits_fops);
+	debugfs_create_file("counters", 0444, conn->dir, conn,
+			    &smbd_conn_counters_fops);
+	debugfs_create_file("errors", 0444, conn->dir, conn,
+			    &smbd_conn_errors_fops);
+}
+
+/**
+ * smbd_debugfs_conn_remove() - remove a connection's directory
+ * @conn: connection about to be freed
+ *
+ * Context: process; waits for readers in progress.
+ */
+void smbd_debugfs_conn_remove(struct smbd_conn *conn)
+{
+	debugfs_remove_recursive(conn->dir);
+	conn->dir = NULL;
+}
+
+/**
+ * smbd_debugfs_init() - create the global files
+ */
+void smbd_debugfs_init(void)
+{
+	debugfs_create_file("devices", 0444, smbd_debugfs_root, NULL,
+			    &smbd_devices_fops);
+	debugfs_create_file("stats", 0444, smbd_debugfs_root, NULL,
+			    &smbd_stats_fops);
+	debugfs_create_file("connections", 0444, smbd_debugfs_root, NULL,
+			    &smbd_connections_fops);
+	debugfs_create_file("listeners", 0444, smbd_debugfs_root, NULL,
+			    &smbd_listeners_fops);
+	smbd_debugfs_conn_dir = debugfs_create_dir("conn", smbd_debugfs_root);
+}

@@ -1,0 +1,539 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SMB Direct passive side: listeners, connection arrival (MS-SMBD 3.1.7.2)
+ * and the upcall work that hands connections and messages to the upper
+ * layer.
+ *
+ * Normal operation: smbd_listen() binds an RDMA CM id (port 445 on
+ * IB/RoCE, 5445 on iWARP unless given) and listens. A CONNECT_REQUEST is
+ * handled in the CM handler: a connection object with its QP and receive
+ * buffers is created, one receive is posted for the Negotiate Request,
+ * the IRD/ORD values are negotiated (appendix A private data on iWARP),
+ * the request is accepted and the 5 s Negotiation Timer starts. The
+ * connection then belongs to the listener (on its list) until it has
+ * negotiated (recv.c); the upcall work then calls the accept callback,
+ * and from its return the upper layer owns the connection.
+ *
+ * Upcall work (one per connection, never running twice at once): the
+ * hand-over above, then the upper layer's recv callback for each ready
+ * message (callback form), then the disconnected callback once after a
+ * failure. Callbacks therefore run in process context, one at a time per
+ * connection, in order. smbd_destroy() sets upcalls_off and waits for a
+ * running upcall, so nothing is called after it returns.
+ *
+ * Transport recovery: a connection that fails before the hand-over
+ * (negotiation error or timeout, peer gone, accept refused, listener
+ * destroyed) is torn down and released by its upcall work. Destroying a
+ * listener first destroys its cm_id (which waits for CONNECT_REQUEST
+ * handlers in progress), then fails every connection still on its list and
+ * waits until their upcall works have removed them. A listener whose
+ * device goes away loses its cm_id (ib_client remove or the CM's
+ * DEVICE_REMOVAL event) and stays, inert, until destroyed.
+ *
+ * Locking: smbd_listeners_lock (a mutex no CM handler takes) protects the
+ * list of listeners; listener->mutex protects listener->id;
+ * listener->lock protects the connection list and the dying flag and is
+ * taken before a connection's lock, never inside it.
+ */
+
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/in.h>
+#include <linux/in6.h>
+
+#include "smbd.h"
+
+static atomic_t smbd_listener_nums = ATOMIC_INIT(0);
+
+/*
+ * Protects smbd_listeners. Never taken by a CM event handler, so device
+ * removal may destroy listening cm_ids (which waits for the handlers)
+ * with it held.
+ */
+DEFINE_MUTEX(smbd_listeners_lock);
+LIST_HEAD(smbd_listeners);
+
+static int smbd_sockaddr_port(const struct sockaddr *sa)
+{
+	if (sa->sa_family == AF_INET)
+		return ntohs(((const struct sockaddr_in *)sa)->sin_port);
+	return ntohs(((const struct sockaddr_in6 *)sa)->sin6_port);
+}
+
+static void smbd_sockaddr_set_port(struct sockaddr *sa, int port)
+{
+	if (sa->sa_family == AF_INET)
+		((struct sockaddr_in *)sa)->sin_port = htons(port);
+	else
+		((struct sockaddr_in6 *)sa)->sin6_port = htons(port);
+}
+
+static bool smbd_sockaddr_any(const struct sockaddr *sa)
+{
+	if (sa->sa_family == AF_INET)
+		return ((const struct sockaddr_in *)sa)->sin_addr.s_addr ==
+		       htonl(INADDR_ANY);
+	return ipv6_addr_any(&((const struct sockaddr_in6 *)sa)->sin6_addr);
+}
+
+/* The default port of the device @addr belongs to (MS-SMBD 1.9). */
+static int smbd_default_port(struct net *net, struct sockaddr *addr)
+{
+	struct rdma_cm_id *id;
+	int rc, port;
+
+	id = rdma_create_id(net, smbd_cm_handler, NULL, RDMA_PS_TCP, IB_QPT_RC);
+	if (IS_ERR(id))
+		return PTR_ERR(id);
+	rc = rdma_bind_addr(id, addr);
+	if (!rc && !id->device)
+		rc = -EADDRNOTAVAIL;
+	if (!rc)
+		port = rdma_node_get_transport(id->device->node_type) ==
+		       RDMA_TRANSPORT_IWARP ? smbd_iwarp_port : smbd_ib_port;
+	rdma_destroy_id(id);
+	return rc ? rc : port;
+}
+
+/*
+ * Take a connection off its listener's list; wake the listener's destroy
+ * when the list empties. The wake-up happens under the lock, and the
+ * listener takes the lock once more before freeing itself.
+ */
+static void smbd_listener_detach(struct smbd_conn *conn)
+{
+	struct smbd_listener *lis = conn->listener;
+
+	conn->listener = NULL;
+	spin_lock_bh(&lis->lock);
+	list_del_init(&conn->lnode);
+	if (list_empty(&lis->conns))
+		wake_up_all(&lis->wq);
+	spin_unlock_bh(&lis->lock);
+}
+
+static void smbd_conn_handover(struct smbd_conn *conn)
+{
+	struct smbd_listener *lis = conn->listener;
+	bool ready, failed, dying;
+	int rc;
+
+	if (!lis)
+		return;
+
+	spin_lock_bh(&conn->lock);
+	ready = conn->negotiated && !conn->error;
+	failed = conn->error;
+	spin_unlock_bh(&conn->lock);
+
+	if (ready) {
+		spin_lock_bh(&lis->lock);
+		dying = lis->dying;
+		spin_unlock_bh(&lis->lock);
+		rc = dying ? -ESHUTDOWN : lis->ops->accept(lis, conn);
+		if (!rc) {
+			spin_lock_bh(&conn->lock);
+			conn->handed_over = true;
+			spin_unlock_bh(&conn->lock);
+			atomic64_inc(&lis->accepted);
+			smbd_listener_detach(conn);
+			return;
+		}
+		smbd_conn_fail(conn, rc, SMBD_CAUSE_ACCEPT_REFUSED);
+		failed = true;
+	}
+	if (failed) {
+		atomic64_inc(&lis->refused);
+		smbd_conn_teardown(conn);
+		smbd_listener_detach(conn);
+		/* The listener's ownership reference. */
+		smbd_conn_put(conn);
+	}
+}
+
+/* Deliver ready messages (callback form) and the loss notification. */
+static void smbd_conn_deliver(struct smbd_conn *conn)
+{
+	const struct smbd_conn_ops *ops = conn->ops;
+	struct smbd_msg *msg;
+	int err;
+
+	spin_lock_bh(&conn->lock);
+	if (!conn->handed_over)
+		goto out;
+	while (ops && ops->recv && !conn->upcalls_off &&
+	       !list_empty(&conn->ready)) {
+		msg = list_first_entry(&conn->ready, struct smbd_msg, list);
+		list_del_init(&msg->list);
+		conn->ready_msgs--;
+		smbd_conn_get(conn);
+		msg->conn = conn;
+		spin_unlock_bh(&conn->lock);
+		ops->recv(conn, msg);
+		spin_lock_bh(&conn->lock);
+	}
+	if (conn->error && !conn->loss_notified && !conn->upcalls_off) {
+		conn->loss_notified = true;
+		err = conn->error;
+		spin_unlock_bh(&conn->lock);
+		if (ops && ops->disconnected)
+			ops->disconnected(conn, err);
+		return;
+	}
+out:
+	spin_unlock_bh(&conn->lock);
+}
+
+/**
+ * smbd_conn_upcall_work() - hand-over, message delivery, loss notification
+ * @w: the connection's upcall_work
+ *
+ * Context: smbdirect's workqueue; holds a reference taken when queued.
+ */
+void smbd_conn_upcall_work(struct work_struct *w)
+{
+	struct smbd_conn *conn = container_of(w, struct smbd_conn, upcall_work);
+
+	WRITE_ONCE(conn->upcall_task, current);
+	smbd_conn_handover(conn);
+	smbd_conn_deliver(conn);
+	WRITE_ONCE(conn->upcall_task, NULL);
+	smbd_conn_put(conn);
+}
+
+static int smbd_listener_connect_request(struct smbd_listener *lis,
+					 struct rdma_cm_id *id,
+					 struct rdma_cm_event *event)
+{
+	struct rdma_conn_param param = {};
+	struct smbd_ird_ord local, cm, peer, out;
+	struct smbd_ird_ord_hdr hdr;
+	enum smbd_ird_ord_kind kind;
+	struct smbd_conn *conn;
+	bool dying;
+	int rc;
+
+	spin_lock_bh(&lis->lock);
+	dying = lis->dying;
+	spin_unlock_bh(&lis->lock);
+	if (dying)
+		return -ECONNREFUSED;
+
+	conn = smbd_conn_alloc(SMBD_ROLE_PASSIVE, &lis->cfg);
+	if (!conn)
+		return -ENOMEM;
+	conn->listener = lis;
+	conn->ops = lis->ops->conn_ops;
+	conn->id = id;
+	memcpy(&conn->local, &id->route.addr.src_addr, sizeof(conn->local));
+	memcpy(&conn->peer, &id->route.addr.dst_addr, sizeof(conn->peer));
+
+	rc = smbd_conn_setup_qp(conn);
+	if (rc)
+		goto refuse;
+
+	/* MS-SMBD appendix A: IRD/ORD, with private data on iWARP only. */
+	local.ird = conn->limits.ird;
+	local.ord = conn->limits.ord;
+	cm.ird = event->param.conn.initiator_depth;
+	cm.ord = event->param.conn.responder_resources;
+	kind = smbd_ird_ord_parse(conn->limits.iwarp,
+				  event->param.conn.private_data,
+				  event->param.conn.private_data_len, &cm, &peer);
+	if (smbd_ird_ord_negotiate(&local, &peer, &out)) {
+		atomic64_inc(&conn->stats.errors[SMBD_ERR_IRD_ORD_ZERO]);
+		atomic64_inc(&smbd_global_stats.errors[SMBD_ERR_IRD_ORD_ZERO]);
+		smbd_conn_log_error(conn, SMBD_ERR_IRD_ORD_ZERO);
+		rc = -EINVAL;
+		goto refuse;
+	}
+	conn->ird = out.ird;
+	conn->ord = out.ord;
+	param.responder_resources = out.ird;
+	param.initiator_depth = out.ord;
+	param.rnr_retry_count = 6;
+	if (kind == SMBD_IRD_ORD_LEGACY) {
+		smbd_ird_ord_encode(&out, &hdr);
+		param.private_data = &hdr;
+		param.private_data_len = sizeof(hdr);
+	}
+
+	/* 3.1.7.2: one receive of at least 512 bytes for the request. */
+	spin_lock_bh(&conn->lock);
+	smbd_conn_set_state(conn, SMBD_CS_NEGOTIATING);
+	rc = smbd_post_recv_one(conn);
+	spin_unlock_bh(&conn->lock);
+	if (rc)
+		goto refuse;
+
+	spin_lock_bh(&lis->lock);
+	list_add_tail(&conn->lnode, &lis->conns);
+	spin_unlock_bh(&lis->lock);
+
+	id->context = conn;
+	rc = rdma_accept(id, &param);
+	if (rc) {
+		id->context = lis;
+		spin_lock_bh(&lis->lock);
+		list_del_init(&conn->lnode);
+		spin_unlock_bh(&lis->lock);
+		goto refuse;
+	}
+	conn->qp_live = true;
+	smbd_neg_timer_start(conn);
+	smbd_conn_publish(conn);
+	return 0;
+
+refuse:
+	/* The CM destroys @id when we return non-zero; the QP goes first. */
+	atomic64_inc(&lis->refused);
+	conn->listener = NULL;
+	smbd_conn_free_qp(conn);
+	conn->id = NULL;
+	conn->released = true;
+	smbd_conn_put(conn);
+	return rc;
+}
+
+static void smbd_listener_remove_work(struct work_struct *w)
+{
+	struct smbd_listener *lis = container_of(w, struct smbd_listener,
+						 remove_work);
+
+	mutex_lock(&lis->mutex);
+	if (lis->id) {
+		rdma_destroy_id(lis->id);
+		lis->id = NULL;
+	}
+	mutex_unlock(&lis->mutex);
+}
+
+/**
+ * smbd_listener_cm_event() - a CM event on a listener's cm_id
+ * @lis: the listener
+ * @id: the listening cm_id, or a new one for a connect request
+ * @event: the event
+ *
+ * Context: the RDMA CM's handler.
+ *
+ * Return: 0, or non-zero to refuse a connect request (the CM destroys the
+ * new cm_id).
+ */
+int smbd_listener_cm_event(struct smbd_listener *lis, struct rdma_cm_id *id,
+			   struct rdma_cm_event *event)
+{
+	switch (event->event) {
+	case RDMA_CM_EVENT_CONNECT_REQUEST:
+		return smbd_listener_connect_request(lis, id, event);
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		spin_lock_bh(&lis->lock);
+		lis->error = -ENODEV;
+		spin_unlock_bh(&lis->lock);
+		queue_work(smbd_wq, &lis->remove_work);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/**
+ * smbd_listeners_device_removed() - stop listening on a removed device
+ * @ibdev: the device
+ *
+ * Context: process (ib_client remove).
+ */
+void smbd_listeners_device_removed(struct ib_device *ibdev)
+{
+	struct smbd_listener *lis;
+
+	mutex_lock(&smbd_listeners_lock);
+	list_for_each_entry(lis, &smbd_listeners, node) {
+		mutex_lock(&lis->mutex);
+		if (lis->id && lis->ibdev == ibdev) {
+			rdma_destroy_id(lis->id);
+			lis->id = NULL;
+			spin_lock_bh(&lis->lock);
+			lis->error = -ENODEV;
+			spin_unlock_bh(&lis->lock);
+		}
+		mutex_unlock(&lis->mutex);
+	}
+	mutex_unlock(&smbd_listeners_lock);
+}
+
+/**
+ * smbd_listen() - listen for SMB Direct connections (passive role)
+ * @net: network namespace
+ * @addr: IPv4 or IPv6 address to listen on; the wildcard address listens
+ *	on every RDMA device. Port 0 means the default of the device the
+ *	address belongs to: ib_port (445) on InfiniBand/RoCE, iwarp_port
+ *	(5445) on iWARP (MS-SMBD 1.9); it is refused for a wildcard address.
+ * @cfg: settings of every accepted connection, NULL for the defaults
+ * @ops: callbacks; @ops->accept is required
+ * @ctx: returned by smbd_listener_context()
+ *
+ * Every connection that arrives is accepted at the RDMA level, must send
+ * a valid Negotiate Request within the Negotiation Timer (5 s by default)
+ * and is then handed to @ops->accept.
+ *
+ * Context: process, may sleep.
+ *
+ * Return: the listener or an ERR_PTR().
+ */
+struct smbd_listener *smbd_listen(struct net *net, const struct sockaddr *addr,
+				  const struct smbd_conn_config *cfg,
+				  const struct smbd_listener_ops *ops,
+				  void *ctx)
+{
+	struct smbd_listener *lis;
+	struct rdma_cm_id *id;
+	int rc, port;
+
+	might_sleep();
+	if (!ops || !ops->accept || !addr)
+		return ERR_PTR(-EINVAL);
+	if (addr->sa_family != AF_INET && addr->sa_family != AF_INET6)
+		return ERR_PTR(-EAFNOSUPPORT);
+
+	lis = kzalloc(sizeof(*lis), GFP_KERNEL);
+	if (!lis)
+		return ERR_PTR(-ENOMEM);
+	lis->kind = SMBD_OBJ_LISTENER;
+	lis->num = atomic_inc_return(&smbd_listener_nums);
+	INIT_LIST_HEAD(&lis->node);
+	mutex_init(&lis->mutex);
+	spin_lock_init(&lis->lock);
+	init_waitqueue_head(&lis->wq);
+	INIT_LIST_HEAD(&lis->conns);
+	INIT_WORK(&lis->remove_work, smbd_listener_remove_work);
+	if (cfg)
+		lis->cfg = *cfg;
+	else
+		smbd_conn_config_init(&lis->cfg);
+	smbd_conn_config_resolve(&lis->cfg, true);
+	rc = -EINVAL;
+	if (smbd_config_validate(&lis->cfg.proto))
+		goto out_free;
+	lis->ops = ops;
+	lis->ctx = ctx;
+	memcpy(&lis->addr, addr, addr->sa_family == AF_INET ?
+	       sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6));
+
+	port = smbd_sockaddr_port(addr);
+	if (!port) {
+		if (smbd_sockaddr_any(addr))
+			goto out_free;
+		port = smbd_default_port(net, (struct sockaddr *)&lis->addr);
+		if (port < 0) {
+			rc = port;
+			goto out_free;
+		}
+		smbd_sockaddr_set_port((struct sockaddr *)&lis->addr, port);
+	}
+	lis->port = port;
+
+	id = rdma_create_id(net, smbd_cm_handler, lis, RDMA_PS_TCP, IB_QPT_RC);
+	if (IS_ERR(id)) {
+		rc = PTR_ERR(id);
+		goto out_free;
+	}
+	rc = rdma_bind_addr(id, (struct sockaddr *)&lis->addr);
+	if (rc)
+		goto out_id;
+	lis->ibdev = id->device;
+	strscpy(lis->devname, id->device ? dev_name(&id->device->dev) : "-",
+		sizeof(lis->devname));
+	rc = rdma_listen(id, 128);
+	if (rc)
+		goto out_id;
+	lis->id = id;
+
+	mutex_lock(&smbd_listeners_lock);
+	list_add_tail(&lis->node, &smbd_listeners);
+	mutex_unlock(&smbd_listeners_lock);
+	return lis;
+
+out_id:
+	rdma_destroy_id(id);
+out_free:
+	kfree(lis);
+	return ERR_PTR(rc);
+}
+EXPORT_SYMBOL_GPL(smbd_listen);
+
+/**
+ * smbd_listener_context() - the context given to smbd_listen()
+ * @lis: listener
+ *
+ * Return: the context.
+ */
+void *smbd_listener_context(struct smbd_listener *lis)
+{
+	return lis->ctx;
+}
+EXPORT_SYMBOL_GPL(smbd_listener_context);
+
+/**
+ * smbd_listener_port() - the port a listener listens on
+ * @lis: listener
+ *
+ * Return: the port (the default chosen when 0 was given).
+ */
+int smbd_listener_port(struct smbd_listener *lis)
+{
+	return lis->port;
+}
+EXPORT_SYMBOL_GPL(smbd_listener_port);
+
+/**
+ * smbd_listener_destroy() - stop listening and free a listener
+ * @lis: listener
+ *
+ * No connect request is accepted once this starts; connections still
+ * negotiating are disconnected and freed; connections already handed to
+ * the accept callback are not affected. Returns once no callback of the
+ * listener runs.
+ *
+ * Context: process, may sleep; not from the listener's accept callback.
+ */
+void smbd_listener_destroy(struct smbd_listener *lis)
+{
+	struct smbd_conn *conn;
+
+	might_sleep();
+	spin_lock_bh(&lis->lock);
+	lis->dying = true;
+	spin_unlock_bh(&lis->lock);
+
+	mutex_lock(&smbd_listeners_lock);
+	list_del_init(&lis->node);
+	mutex_unlock(&smbd_listeners_lock);
+
+	/* Waits for connect request handlers in progress. */
+	mutex_lock(&lis->mutex);
+	if (lis->id) {
+		rdma_destroy_id(lis->id);
+		lis->id = NULL;
+	}
+	mutex_unlock(&lis->mutex);
+	cancel_work_sync(&lis->remove_work);
+
+	spin_lock_bh(&lis->lock);
+	list_for_each_entry(conn, &lis->conns, lnode)
+		smbd_conn_fail(conn, -ESHUTDOWN, SMBD_CAUSE_NONE);
+	spin_unlock_bh(&lis->lock);
+
+	wait_event(lis->wq, ({
+		bool empty;
+
+		spin_lock_bh(&lis->lock);
+		empty = list_empty(&lis->conns);
+		spin_unlock_bh(&lis->lock);
+		empty;
+	}));
+	/* Whoever emptied the list has let go of the lock. */
+	spin_lock_bh(&lis->lock);
+	spin_unlock_bh(&lis->lock);
+	kfree(lis);
+}
+EXPORT_SYMBOL_GPL(smbd_listener_destroy);

@@ -1,0 +1,682 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SMB Direct receive path: receive buffers, receive completions (MS-SMBD
+ * 3.1.5.5 - 3.1.5.8), reassembly into messages and their delivery to the
+ * upper layer (smbd_recv_msg(), smbd_recv(), the smbd_msg_*() accessors).
+ *
+ * Normal operation: every connection owns ReceiveCreditMax receive buffers
+ * of MaxReceiveSize bytes (at least 512 for the negotiate message,
+ * 3.1.4.1), allocated and DMA-mapped once when its QP is created and kept
+ * on a free list while not posted. A receive completion (softirq) checks
+ * the message with the protocol engine under conn->lock: the negotiate
+ * request or response while NEGOTIATING, then Data Transfer messages
+ * (smbd_data_decode(), smbd_credits_on_recv(), smbd_reasm_add()).
+ * The payload is copied at once into the pages of the message being
+ * reassembled, so the receive buffer goes straight back to the free list
+ * and is reposted: reassembly never holds receive buffers and can never
+ * starve the credit window. A complete message goes on the ready queue,
+ * where smbd_recv_msg() finds it or from where the upcall work hands it to
+ * the recv callback.
+ *
+ * Flow control: received messages not yet freed by the upper layer count
+ * in held_bytes. Above the connection's recv_queue_max, receives are not
+ * reposted, so no credits are granted and the peer stops; freeing a
+ * message reposts them and runs the send loop, which grants the credits.
+ *
+ * Transport recovery: an invalid message terminates the connection with
+ * the engine's verdict as the cause (counted, logged once). An unsuccessful
+ * completion terminates it too; flushed receives (teardown's drain) just
+ * return their buffer to the free list. Nothing is reposted unless the
+ * connection is established. Buffers are unmapped and freed only after the
+ * CQ is freed, so no handler can see a freed buffer. Messages on the ready
+ * queue when the connection is freed are freed with it; messages handed
+ * out hold a connection reference until smbd_msg_free().
+ */
+
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/highmem.h>
+#include <linux/uio.h>
+
+#include "smbd.h"
+#include "trace.h"
+
+static void smbd_recv_done(struct ib_cq *cq, struct ib_wc *wc);
+
+/**
+ * smbd_recv_bufs_alloc() - allocate and map the receive buffers
+ * @conn: connection whose PD and QP exist
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int smbd_recv_bufs_alloc(struct smbd_conn *conn)
+{
+	struct smbd_recv_io *rio;
+	u32 i;
+
+	conn->rios = kcalloc(conn->rq_depth, sizeof(*conn->rios), GFP_KERNEL);
+	if (!conn->rios)
+		return -ENOMEM;
+	for (i = 0; i < conn->rq_depth; i++) {
+		rio = &conn->rios[i];
+		rio->buf = kmalloc(conn->rio_size, GFP_KERNEL);
+		if (!rio->buf)
+			return -ENOMEM;
+		rio->dma = ib_dma_map_single(conn->ibdev, rio->buf,
+					     conn->rio_size, DMA_FROM_DEVICE);
+		if (ib_dma_mapping_error(conn->ibdev, rio->dma)) {
+			kfree(rio->buf);
+			rio->buf = NULL;
+			return -ENOMEM;
+		}
+		rio->cqe.done = smbd_recv_done;
+		rio->conn = conn;
+		conn->nrios++;
+		spin_lock_bh(&conn->lock);
+		list_add_tail(&rio->list, &conn->rio_free);
+		spin_unlock_bh(&conn->lock);
+	}
+	return 0;
+}
+
+/**
+ * smbd_recv_bufs_free() - unmap and free the receive buffers
+ * @conn: connection whose CQ is gone (no completion can run)
+ */
+void smbd_recv_bufs_free(struct smbd_conn *conn)
+{
+	u32 i;
+
+	spin_lock_bh(&conn->lock);
+	INIT_LIST_HEAD(&conn->rio_free);
+	spin_unlock_bh(&conn->lock);
+	for (i = 0; i < conn->nrios; i++) {
+		ib_dma_unmap_single(conn->ibdev, conn->rios[i].dma,
+				    conn->rio_size, DMA_FROM_DEVICE);
+		kfree(conn->rios[i].buf);
+	}
+	kfree(conn->rios);
+	conn->rios = NULL;
+	conn->nrios = 0;
+}
+
+static int __smbd_post_recv(struct smbd_conn *conn, struct smbd_recv_io *rio)
+{
+	struct ib_recv_wr wr = {};
+	struct ib_sge sge;
+	int rc;
+
+	sge.addr = rio->dma;
+	sge.length = conn->rio_size;
+	sge.lkey = conn->pd->local_dma_lkey;
+	wr.wr_cqe = &rio->cqe;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	ib_dma_sync_single_for_device(conn->ibdev, rio->dma, conn->rio_size,
+				      DMA_FROM_DEVICE);
+	rio->cid = ++conn->next_cid;
+	rc = ib_post_recv(conn->id->qp, &wr, NULL);
+	if (rc)
+		return rc;
+	conn->recvs_posted++;
+	trace_smbd_post_recv(conn->num, rio->cid, conn->rio_size);
+	return 0;
+}
+
+/**
+ * smbd_post_recv_one() - post one receive buffer
+ * @conn: connection, lock held, QP created
+ *
+ * Return: 0, -ENOBUFS if none is free, or the post's error.
+ */
+int smbd_post_recv_one(struct smbd_conn *conn)
+{
+	struct smbd_recv_io *rio;
+	int rc;
+
+	lockdep_assert_held(&conn->lock);
+	rio = list_first_entry_or_null(&conn->rio_free, struct smbd_recv_io,
+				       list);
+	if (!rio)
+		return -ENOBUFS;
+	list_del_init(&rio->list);
+	rc = __smbd_post_recv(conn, rio);
+	if (rc)
+		list_add(&rio->list, &conn->rio_free);
+	return rc;
+}
+
+/* Post up to @n free buffers; a failed post terminates the connection. */
+static u32 __smbd_post_recvs(struct smbd_conn *conn, u32 n)
+{
+	u32 posted = 0;
+	int rc;
+
+	while (posted < n && !list_empty(&conn->rio_free)) {
+		rc = smbd_post_recv_one(conn);
+		if (rc) {
+			__smbd_conn_fail(conn, rc, SMBD_CAUSE_POST_ERROR);
+			break;
+		}
+		posted++;
+	}
+	return posted;
+}
+
+/**
+ * smbd_post_recvs() - repost receives as the credit engine asks (3.1.5.9)
+ * @conn: connection, lock held
+ *
+ * Nothing while the connection is not established or the upper layer
+ * holds more than recv_queue_max bytes of received messages.
+ */
+void smbd_post_recvs(struct smbd_conn *conn)
+{
+	u32 n;
+
+	lockdep_assert_held(&conn->lock);
+	if (conn->state != SMBD_CS_ESTABLISHED)
+		return;
+	if (conn->held_bytes > conn->cfg.recv_queue_max) {
+		if (!conn->recv_gated) {
+			conn->recv_gated = true;
+			smbd_stat_inc(conn, SMBD_STAT_RECV_GATED);
+		}
+		return;
+	}
+	conn->recv_gated = false;
+	n = smbd_credits_recv_to_post(&conn->cr);
+	if (n)
+		smbd_credits_recv_posted(&conn->cr, __smbd_post_recvs(conn, n));
+}
+
+static void smbd_msg_release(struct smbd_msg *msg)
+{
+	u32 i;
+
+	for (i = 0; i < msg->nvec; i++)
+		__free_page(msg->bv[i].bv_page);
+	kfree(msg);
+}
+
+static struct smbd_msg *smbd_msg_alloc(u32 len, gfp_t gfp)
+{
+	u32 nvec = DIV_ROUND_UP(len, PAGE_SIZE);
+	struct smbd_msg *msg;
+	struct page *page;
+	u32 i;
+
+	msg = kmalloc(struct_size(msg, bv, nvec), gfp);
+	if (!msg)
+		return NULL;
+	INIT_LIST_HEAD(&msg->list);
+	msg->conn = NULL;
+	msg->len = len;
+	msg->nvec = 0;
+	msg->inv = false;
+	msg->inv_token = 0;
+	for (i = 0; i < nvec; i++) {
+		page = alloc_page(gfp);
+		if (!page) {
+			smbd_msg_release(msg);
+			return NULL;
+		}
+		bvec_set_page(&msg->bv[i], page,
+			      min_t(u32, PAGE_SIZE, len - i * PAGE_SIZE), 0);
+		msg->nvec++;
+	}
+	return msg;
+}
+
+static void smbd_msg_fill(struct smbd_msg *msg, u32 off, const u8 *src,
+			  u32 len)
+{
+	u32 i, po, n;
+
+	while (len) {
+		i = off / PAGE_SIZE;
+		po = off % PAGE_SIZE;
+		n = min_t(u32, len, PAGE_SIZE - po);
+		memcpy_to_page(msg->bv[i].bv_page, po, src, n);
+		off += n;
+		src += n;
+		len -= n;
+	}
+}
+
+/**
+ * smbd_ready_flush() - free the messages the upper layer never took
+ * @conn: connection being freed
+ */
+void smbd_ready_flush(struct smbd_conn *conn)
+{
+	struct smbd_msg *msg, *tmp;
+
+	list_for_each_entry_safe(msg, tmp, &conn->ready, list) {
+		list_del(&msg->list);
+		smbd_msg_release(msg);
+	}
+	conn->ready_msgs = 0;
+	if (conn->reasm_msg) {
+		smbd_msg_release(conn->reasm_msg);
+		conn->reasm_msg = NULL;
+	}
+}
+
+/* Negotiation succeeded: 3.1.5.6 / 3.1.5.7, last steps. */
+static void smbd_conn_established(struct smbd_conn *conn)
+{
+	smbd_reasm_init(&conn->ra, conn->params.max_fragmented_recv_size);
+	conn->negotiated = true;
+	smbd_conn_set_state(conn, SMBD_CS_ESTABLISHED);
+	cancel_delayed_work(&conn->neg_work);
+	conn->last_rx = jiffies;
+	smbd_idle_timer_arm(conn, conn->keepalive_j);
+	if (conn->role == SMBD_ROLE_PASSIVE)
+		smbd_conn_queue_work(conn, &conn->upcall_work);
+}
+
+/* Post the receives of a freshly initialised credit engine. */
+static void smbd_post_initial_recvs(struct smbd_conn *conn)
+{
+	u32 posted;
+
+	posted = __smbd_post_recvs(conn, smbd_credits_recv_to_post(&conn->cr));
+	smbd_credits_recv_posted(&conn->cr, posted);
+}
+
+/* Passive side: the first message is a Negotiate Request (3.1.5.6). */
+static void smbd_recv_negotiate_req(struct smbd_conn *conn, const void *buf,
+				    u32 len)
+{
+	struct smbd_negotiate_resp resp;
+	struct smbd_neg_req_info req;
+	enum smbd_verdict v;
+	u32 status;
+	u16 granted = 0;
+	int rc;
+
+	smbd_stat_inc(conn, SMBD_STAT_RX_NEG_REQ);
+	v = smbd_negotiate_req_decode(buf, len, &req);
+	if (!v) {
+		smbd_params_from_req(&conn->cfg.proto, &req, &conn->params);
+		smbd_credits_init(&conn->cr, &conn->params);
+		smbd_post_initial_recvs(conn);
+		if (conn->error)
+			return;
+		granted = smbd_credits_grant_initial(&conn->cr);
+		if (!granted)
+			v = SMBD_ERR_NEG_NO_RECV_CREDITS;
+	}
+	if (v) {
+		/* 3.1.5.3: some failures are answered before terminating. */
+		status = smbd_verdict_nt_status(v);
+		if (status) {
+			smbd_negotiate_resp_encode_failure(status, &resp);
+			if (!smbd_send_negotiate_resp(conn, &resp, v))
+				return;
+		}
+		__smbd_conn_fail(conn, -EPROTO, v);
+		return;
+	}
+
+	smbd_negotiate_resp_encode(&conn->params, granted, &resp);
+	rc = smbd_send_negotiate_resp(conn, &resp, 0);
+	if (rc) {
+		__smbd_conn_fail(conn, rc, rc == -ENOMEM ? SMBD_CAUSE_NOMEM :
+				 SMBD_CAUSE_POST_ERROR);
+		return;
+	}
+	smbd_stat_add(conn, SMBD_STAT_TX_CREDITS_GRANTED, granted);
+	trace_smbd_credits(conn->num, true, granted, conn->cr.send_credits,
+			   conn->cr.recv_posted, conn->cr.recv_granted);
+	smbd_conn_established(conn);
+}
+
+/* Active side: the first message is a Negotiate Response (3.1.5.7). */
+static void smbd_recv_negotiate_resp(struct smbd_conn *conn, const void *buf,
+				     u32 len)
+{
+	struct smbd_neg_resp_info resp;
+	enum smbd_verdict v;
+
+	smbd_stat_inc(conn, SMBD_STAT_RX_NEG_RESP);
+	v = smbd_negotiate_resp_decode(buf, len, &conn->cfg.proto, &resp);
+	if (v) {
+		__smbd_conn_fail(conn, v == SMBD_ERR_NEG_RESP_STATUS ?
+				 -ECONNREFUSED : -EPROTO, v);
+		return;
+	}
+	smbd_params_from_resp(&conn->cfg.proto, &resp, &conn->params);
+	smbd_credits_init(&conn->cr, &conn->params);
+	smbd_post_initial_recvs(conn);
+	if (conn->error)
+		return;
+	if (!conn->cr.recv_posted) {
+		__smbd_conn_fail(conn, -ENOMEM, SMBD_ERR_NEG_NO_RECV_CREDITS);
+		return;
+	}
+	smbd_stat_add(conn, SMBD_STAT_RX_CREDITS_GRANTED, resp.credits_granted);
+	trace_smbd_credits(conn->num, false, resp.credits_granted,
+			   conn->cr.send_credits, conn->cr.recv_posted,
+			   conn->cr.recv_granted);
+	smbd_conn_established(conn);
+}
+
+/* Any later message is a Data Transfer message (3.1.5.8). */
+static void smbd_recv_data(struct smbd_conn *conn, struct smbd_recv_io *rio,
+			   struct ib_wc *wc)
+{
+	struct smbd_reasm_place place;
+	struct smbd_data_info di;
+	struct smbd_msg *msg;
+	enum smbd_verdict v;
+
+	v = smbd_data_decode(rio->buf, wc->byte_len,
+			     conn->params.max_fragmented_recv_size, &di);
+	if (!v)
+		v = smbd_credits_on_recv(&conn->cr, &di);
+	if (!v)
+		v = smbd_reasm_add(&conn->ra, &di, &place);
+	if (v) {
+		__smbd_conn_fail(conn, -EPROTO, v);
+		return;
+	}
+
+	/* 3.1.5.5: any message restarts the Idle Connection Timer. */
+	conn->last_rx = jiffies;
+	if (di.credits_granted) {
+		smbd_stat_add(conn, SMBD_STAT_RX_CREDITS_GRANTED,
+			      di.credits_granted);
+		trace_smbd_credits(conn->num, false, di.credits_granted,
+				   conn->cr.send_credits, conn->cr.recv_posted,
+				   conn->cr.recv_granted);
+	}
+	if (di.flags & SMBD_FLAG_RESPONSE_REQUESTED)
+		smbd_stat_inc(conn, SMBD_STAT_RX_KEEPALIVE_REQ);
+	if (wc->wc_flags & IB_WC_WITH_INVALIDATE) {
+		conn->inv_pending = true;
+		conn->inv_token = wc->ex.invalidate_rkey;
+		smbd_stat_inc(conn, SMBD_STAT_RX_INVALIDATED);
+	}
+	if (place.state == SMBD_REASM_EMPTY) {
+		smbd_stat_inc(conn, SMBD_STAT_RX_EMPTY);
+		return;
+	}
+
+	smbd_stat_inc(conn, SMBD_STAT_RX_FRAGS);
+	smbd_stat_add(conn, SMBD_STAT_RX_BYTES, di.data_length);
+	if (place.first) {
+		if (WARN_ON_ONCE(conn->reasm_msg)) {
+			__smbd_conn_fail(conn, -EIO, SMBD_ERR_REASM_MISMATCH);
+			return;
+		}
+		msg = smbd_msg_alloc(place.total, GFP_ATOMIC);
+		if (!msg) {
+			__smbd_conn_fail(conn, -ENOMEM, SMBD_CAUSE_NOMEM);
+			return;
+		}
+		conn->reasm_msg = msg;
+		conn->held_bytes += place.total;
+	}
+	msg = conn->reasm_msg;
+	if (WARN_ON_ONCE(!msg || (u64)place.offset + place.length > msg->len)) {
+		__smbd_conn_fail(conn, -EIO, SMBD_ERR_REASM_MISMATCH);
+		return;
+	}
+	smbd_msg_fill(msg, place.offset, (u8 *)rio->buf + di.data_offset,
+		      place.length);
+	if (place.state != SMBD_REASM_COMPLETE)
+		return;
+
+	conn->reasm_msg = NULL;
+	if (conn->inv_pending) {
+		msg->inv = true;
+		msg->inv_token = conn->inv_token;
+		conn->inv_pending = false;
+	}
+	list_add_tail(&msg->list, &conn->ready);
+	conn->ready_msgs++;
+	smbd_stat_inc(conn, SMBD_STAT_RX_MSGS);
+	wake_up_all(&conn->wq);
+	if (conn->handed_over && conn->ops && conn->ops->recv)
+		smbd_conn_queue_work(conn, &conn->upcall_work);
+}
+
+static void smbd_recv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct smbd_recv_io *rio = container_of(wc->wr_cqe, struct smbd_recv_io,
+						cqe);
+	struct smbd_conn *conn = rio->conn;
+
+	trace_smbd_recv_done(conn->num, rio->cid, wc->status, wc->byte_len);
+	spin_lock_bh(&conn->lock);
+	conn->recvs_posted--;
+	if (wc->status != IB_WC_SUCCESS) {
+		list_add(&rio->list, &conn->rio_free);
+		/* Flushed first: the peer's disconnect moved the QP to error. */
+		if (wc->status == IB_WC_WR_FLUSH_ERR)
+			__smbd_conn_fail(conn, -ECONNRESET, SMBD_CAUSE_PEER_DISCONNECT);
+		else
+			__smbd_conn_fail(conn, -EIO, SMBD_CAUSE_RECV_ERROR);
+		spin_unlock_bh(&conn->lock);
+		return;
+	}
+
+	ib_dma_sync_single_for_cpu(conn->ibdev, rio->dma, conn->rio_size,
+				   DMA_FROM_DEVICE);
+	switch (conn->state) {
+	case SMBD_CS_NEGOTIATING:
+		if (conn->role == SMBD_ROLE_PASSIVE)
+			smbd_recv_negotiate_req(conn, rio->buf, wc->byte_len);
+		else
+			smbd_recv_negotiate_resp(conn, rio->buf, wc->byte_len);
+		break;
+	case SMBD_CS_ESTABLISHED:
+		smbd_recv_data(conn, rio, wc);
+		break;
+	default:
+		break;
+	}
+	list_add(&rio->list, &conn->rio_free);
+	smbd_post_recvs(conn);
+	__smbd_send_pump(conn, NULL);
+	spin_unlock_bh(&conn->lock);
+}
+
+/**
+ * smbd_msg_len() - length of a received message
+ * @msg: message
+ *
+ * Return: its length in bytes (never 0).
+ */
+u32 smbd_msg_len(const struct smbd_msg *msg)
+{
+	return msg->len;
+}
+EXPORT_SYMBOL_GPL(smbd_msg_len);
+
+/**
+ * smbd_msg_iter() - an iterator over a received message
+ * @msg: message
+ * @iter: set to an ITER_SOURCE bvec iterator over the whole message,
+ *	valid until smbd_msg_free()
+ */
+void smbd_msg_iter(struct smbd_msg *msg, struct iov_iter *iter)
+{
+	iov_iter_bvec(iter, ITER_SOURCE, msg->bv, msg->nvec, msg->len);
+}
+EXPORT_SYMBOL_GPL(smbd_msg_iter);
+
+/**
+ * smbd_msg_copy() - copy part of a received message
+ * @msg: message
+ * @offset: first byte to copy
+ * @to: destination; as many bytes as it holds are copied
+ *
+ * Context: any context @to may be written from.
+ *
+ * Return: bytes copied.
+ */
+size_t smbd_msg_copy(struct smbd_msg *msg, u32 offset, struct iov_iter *to)
+{
+	size_t done = 0, n, got;
+	u32 i, po;
+
+	while (offset < msg->len && iov_iter_count(to)) {
+		i = offset / PAGE_SIZE;
+		po = offset % PAGE_SIZE;
+		n = min_t(size_t, msg->bv[i].bv_len - po, iov_iter_count(to));
+		got = copy_page_to_iter(msg->bv[i].bv_page, po, n, to);
+		done += got;
+		offset += got;
+		if (got != n)
+			break;
+	}
+	return done;
+}
+EXPORT_SYMBOL_GPL(smbd_msg_copy);
+
+/**
+ * smbd_msg_invalidated() - the token the peer invalidated with the message
+ * @msg: message
+ * @token: set to the invalidated token (3.1.5.8 InvalidatedToken)
+ *
+ * Return: true if a Send with Invalidate delivered (part of) the message.
+ */
+bool smbd_msg_invalidated(const struct smbd_msg *msg, u32 *token)
+{
+	if (msg->inv)
+		*token = msg->inv_token;
+	return msg->inv;
+}
+EXPORT_SYMBOL_GPL(smbd_msg_invalidated);
+
+/**
+ * smbd_msg_free() - done with a received message
+ * @msg: message from smbd_recv_msg() or the recv callback
+ *
+ * Frees the message; the connection may then repost receives and grant
+ * the peer more credits.
+ *
+ * Context: any.
+ */
+void smbd_msg_free(struct smbd_msg *msg)
+{
+	struct smbd_conn *conn = msg->conn;
+	u32 len = msg->len;
+
+	smbd_msg_release(msg);
+	if (!conn)
+		return;
+	spin_lock_bh(&conn->lock);
+	conn->held_bytes -= len;
+	smbd_post_recvs(conn);
+	__smbd_send_pump(conn, NULL);
+	spin_unlock_bh(&conn->lock);
+	smbd_conn_put(conn);
+}
+EXPORT_SYMBOL_GPL(smbd_msg_free);
+
+static bool smbd_recv_ready(struct smbd_conn *conn)
+{
+	bool ready;
+
+	spin_lock_bh(&conn->lock);
+	ready = !list_empty(&conn->ready) || conn->error;
+	spin_unlock_bh(&conn->lock);
+	return ready;
+}
+
+/* Take the first ready message no longer than @max bytes, if any. */
+static int smbd_take_msg(struct smbd_conn *conn, size_t max,
+			 struct smbd_msg **msgp)
+{
+	struct smbd_msg *msg;
+	int rc;
+
+	spin_lock_bh(&conn->lock);
+	msg = list_first_entry_or_null(&conn->ready, struct smbd_msg, list);
+	if (!msg) {
+		rc = conn->error ? conn->error : -ETIMEDOUT;
+	} else if (msg->len > max) {
+		rc = -EMSGSIZE;
+	} else {
+		list_del_init(&msg->list);
+		conn->ready_msgs--;
+		smbd_conn_get(conn);
+		msg->conn = conn;
+		*msgp = msg;
+		rc = 0;
+	}
+	spin_unlock_bh(&conn->lock);
+	return rc;
+}
+
+/**
+ * smbd_recv_msg() - receive one whole message (pull form)
+ * @conn: connection without a recv callback
+ * @timeout: longest wait in jiffies (MAX_SCHEDULE_TIMEOUT: no limit; 0:
+ *	do not wait)
+ * @msgp: set to the message, which the caller frees with smbd_msg_free()
+ *
+ * Messages received before the connection was lost are still returned;
+ * then the connection's error.
+ *
+ * Context: process, may sleep.
+ *
+ * Return: 0; -ETIMEDOUT; -ERESTARTSYS on a signal; the connection's error
+ * once it failed and no message is left; -EINVAL if the connection
+ * delivers through a recv callback.
+ */
+int smbd_recv_msg(struct smbd_conn *conn, long timeout, struct smbd_msg **msgp)
+{
+	long rc;
+
+	might_sleep();
+	*msgp = NULL;
+	if (conn->ops && conn->ops->recv)
+		return -EINVAL;
+	rc = wait_event_interruptible_timeout(conn->wq, smbd_recv_ready(conn),
+					      timeout);
+	if (rc < 0)
+		return rc;
+	return smbd_take_msg(conn, SIZE_MAX, msgp);
+}
+EXPORT_SYMBOL_GPL(smbd_recv_msg);
+
+/**
+ * smbd_recv() - receive one whole message into an iterator
+ * @conn: connection without a recv callback
+ * @to: destination (ITER_DEST); must hold the whole message
+ * @timeout: as for smbd_recv_msg()
+ *
+ * Context: process, may sleep.
+ *
+ * Return: the message length; -EMSGSIZE if the next message does not fit
+ * in @to (it stays queued; smbd_recv_msg() takes it); -EFAULT; or an
+ * error of smbd_recv_msg().
+ */
+ssize_t smbd_recv(struct smbd_conn *conn, struct iov_iter *to, long timeout)
+{
+	struct smbd_msg *msg;
+	size_t copied;
+	u32 len;
+	long rc;
+
+	might_sleep();
+	if (conn->ops && conn->ops->recv)
+		return -EINVAL;
+	rc = wait_event_interruptible_timeout(conn->wq, smbd_recv_ready(conn),
+					      timeout);
+	if (rc < 0)
+		return rc;
+	rc = smbd_take_msg(conn, iov_iter_count(to), &msg);
+	if (rc)
+		return rc;
+	len = msg->len;
+	copied = smbd_msg_copy(msg, 0, to);
+	smbd_msg_free(msg);
+	return copied == len ? len : -EFAULT;
+}
+EXPORT_SYMBOL_GPL(smbd_recv);

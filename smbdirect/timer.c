@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SMB Direct timers: the Negotiation Timer (MS-SMBD 3.1.2.1, 3.1.6.1) and
+ * the Idle Connection Timer with keepalives (3.1.2.2, 3.1.6.2).
+ *
+ * Both are delayed work items on smbdirect's workqueue. They hold no
+ * connection reference: teardown cancels them synchronously before the
+ * connection can be freed, and they are only (re)armed under conn->lock
+ * while the connection has not failed, so none is pending afterwards.
+ *
+ * Negotiation Timer: started when connecting (120 s by default, covering
+ * address and route resolution, the RDMA connection and the negotiate
+ * exchange) or when a connect request is accepted (5 s by default). If the
+ * connection has not negotiated when it fires, the connection fails with
+ * -ETIMEDOUT (cause negotiation_timeout).
+ *
+ * Idle Connection Timer: armed when negotiation completes. Receiving any
+ * message only records the time (cheaper than re-arming the timer for
+ * every message); when the timer fires it re-arms itself for the rest of
+ * the interval if a message arrived meanwhile. Otherwise the credit engine
+ * makes a keepalive PENDING (3.1.6.2), the send loop puts
+ * SMB_DIRECT_RESPONSE_REQUESTED on the next message (an empty one if
+ * nothing is queued) and re-arms the timer with the response wait. If the
+ * timer fires again with the keepalive still outstanding (no message
+ * arrived), the connection fails with -ETIMEDOUT (keepalive_timeout).
+ */
+
+#include <linux/module.h>
+
+#include "smbd.h"
+
+/**
+ * smbd_neg_timer_start() - start the Negotiation Timer
+ * @conn: connection
+ */
+void smbd_neg_timer_start(struct smbd_conn *conn)
+{
+	queue_delayed_work(smbd_wq, &conn->neg_work, conn->neg_timeout_j);
+}
+
+/**
+ * smbd_neg_work() - the Negotiation Timer expired (3.1.6.1)
+ * @w: the connection's neg_work
+ */
+void smbd_neg_work(struct work_struct *w)
+{
+	struct smbd_conn *conn = container_of(to_delayed_work(w),
+					      struct smbd_conn, neg_work);
+
+	spin_lock_bh(&conn->lock);
+	if (!conn->negotiated)
+		__smbd_conn_fail(conn, -ETIMEDOUT, SMBD_CAUSE_NEG_TIMEOUT);
+	spin_unlock_bh(&conn->lock);
+}
+
+/**
+ * smbd_idle_timer_arm() - (re)arm the Idle Connection Timer
+ * @conn: connection, lock held
+ * @delay: jiffies from now
+ */
+void smbd_idle_timer_arm(struct smbd_conn *conn, unsigned long delay)
+{
+	lockdep_assert_held(&conn->lock);
+	if (conn->state == SMBD_CS_ESTABLISHED)
+		mod_delayed_work(smbd_wq, &conn->idle_work, delay);
+}
+
+/**
+ * smbd_idle_work() - the Idle Connection Timer expired (3.1.6.2)
+ * @w: the connection's idle_work
+ */
+void smbd_idle_work(struct work_struct *w)
+{
+	struct smbd_conn *conn = container_of(to_delayed_work(w),
+					      struct smbd_conn, idle_work);
+	unsigned long idle;
+
+	spin_lock_bh(&conn->lock);
+	if (conn->state != SMBD_CS_ESTABLISHED)
+		goto out;
+	if (conn->cr.keepalive == SMBD_KEEPALIVE_NONE) {
+		idle = jiffies - conn->last_rx;
+		if (idle < conn->keepalive_j) {
+			smbd_idle_timer_arm(conn, conn->keepalive_j - idle);
+			goto out;
+		}
+	}
+	smbd_stat_inc(conn, SMBD_STAT_KEEPALIVE_TIMER);
+	if (!smbd_credits_on_idle_timeout(&conn->cr)) {
+		__smbd_conn_fail(conn, -ETIMEDOUT, SMBD_CAUSE_KEEPALIVE_TIMEOUT);
+		goto out;
+	}
+	/* If the request cannot even be sent, give up after the wait too. */
+	smbd_idle_timer_arm(conn, conn->keepalive_wait_j);
+	__smbd_send_pump(conn, NULL);
+out:
+	spin_unlock_bh(&conn->lock);
+}
