@@ -104,6 +104,14 @@ def parse(lines):
     return passed, failed, skipped, failures, saw_exit
 
 
+def console_tail(path, n):
+    try:
+        with open(path, errors='replace') as f:
+            return [t.rstrip('\r\n') for t in f.readlines()[-n:]]
+    except FileNotFoundError:
+        return []
+
+
 def scan_console(path):
     bad = []
     try:
@@ -144,7 +152,12 @@ def main():
     passed, failed, skipped, failures, saw_exit = parse(lines)
     problems = []
     if saw_exit is None:
-        problems.append('the VM did not finish its run (crash, panic or timeout)')
+        problems.append('the VM did not finish its run (crash, panic or timeout); '
+                        'last lines of the console:')
+        problems.extend('    ' + t for t in console_tail(a.console, 25))
+        if lines:
+            problems.append('last lines the run printed:')
+            problems.extend('    ' + t.rstrip('\r\n') for t in lines[-10:])
     elif saw_exit != 0 and not failed:
         problems.append('the VM run exited with status %d' % saw_exit)
     if passed + failed == 0:

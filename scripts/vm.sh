@@ -103,7 +103,7 @@ cat "$base" "$outdir/run.cpio" >"$outdir/initrd.cpio"
 rm -f "$outdir/run.cpio"
 
 append="console=ttyS0 loglevel=6 panic=-1 no_hash_pointers smbd.mode=$mode"
-append+=" rcupdate.rcu_cpu_stall_timeout=120 hung_task_timeout_secs=600"
+append+=" rcupdate.rcu_cpu_stall_timeout=120 hung_task_timeout_secs=240"
 [ -z "$inject" ] || append+=" smbd.inject=$inject"
 mem=2048
 [ "$variant" != debug ] || mem=3072
