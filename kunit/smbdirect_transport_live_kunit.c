@@ -24,12 +24,14 @@
 #include <kunit/test.h>
 #include <linux/delay.h>
 #include <linux/inet.h>
+#include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
 #include <linux/wait.h>
 #include <net/net_namespace.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
 
 #include <smbdirect/smbdirect.h>
 #include "smbd.h"
@@ -546,10 +548,724 @@ static void smbd_callbacks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sink->nlost, 1);
 }
 
+/* ---- a raw RDMA CM peer, to play a broken or silent SMB Direct client ---- */
+
+#define TL_RAW_BUF	4096
+
+struct tl_raw_xfer {
+	struct ib_cqe cqe;
+	struct completion done;
+	enum ib_wc_status status;
+	u32 byte_len;
+};
+
+struct tl_raw {
+	struct rdma_cm_id *id;
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+	bool qp;
+	bool connected;
+	void *buf;		/* receive half, then send half */
+	u64 dma;
+	struct ib_device *dma_dev;
+	struct tl_raw_xfer send, recv;
+	spinlock_t lock;	/* protects seen and bad */
+	wait_queue_head_t wq;
+	unsigned long seen;
+	int bad;
+};
+
+static void tl_raw_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct tl_raw_xfer *x = container_of(wc->wr_cqe, struct tl_raw_xfer, cqe);
+
+	x->status = wc->status;
+	x->byte_len = wc->byte_len;
+	complete(&x->done);
+}
+
+static int tl_raw_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
+{
+	struct tl_raw *raw = id->context;
+
+	spin_lock_bh(&raw->lock);
+	if (ev->event < BITS_PER_LONG)
+		__set_bit(ev->event, &raw->seen);
+	switch (ev->event) {
+	case RDMA_CM_EVENT_ADDR_ERROR:
+	case RDMA_CM_EVENT_ROUTE_ERROR:
+	case RDMA_CM_EVENT_CONNECT_ERROR:
+	case RDMA_CM_EVENT_UNREACHABLE:
+	case RDMA_CM_EVENT_REJECTED:
+		if (raw->bad < 0)
+			raw->bad = ev->event;
+		break;
+	default:
+		break;
+	}
+	spin_unlock_bh(&raw->lock);
+	wake_up_all(&raw->wq);
+	return 0;
+}
+
+static void tl_raw_release(void *data)
+{
+	struct tl_raw *raw = data;
+
+	if (raw->qp) {
+		if (raw->connected) {
+			rdma_disconnect(raw->id);
+			ib_drain_qp(raw->id->qp);
+		}
+		rdma_destroy_qp(raw->id);
+	}
+	if (raw->cq)
+		ib_free_cq(raw->cq);
+	if (raw->dma_dev)
+		ib_dma_unmap_single(raw->dma_dev, raw->dma, 2 * TL_RAW_BUF,
+				    DMA_BIDIRECTIONAL);
+	if (raw->pd)
+		ib_dealloc_pd(raw->pd);
+	if (raw->id)
+		rdma_destroy_id(raw->id);
+	kfree(raw->buf);
+}
+
+static bool tl_raw_seen(struct tl_raw *raw, int ev)
+{
+	bool done;
+
+	spin_lock_bh(&raw->lock);
+	done = test_bit(ev, &raw->seen) || raw->bad >= 0;
+	spin_unlock_bh(&raw->lock);
+	return done;
+}
+
+static void tl_raw_wait(struct kunit *test, struct tl_raw *raw, int ev)
+{
+	long left = wait_event_timeout(raw->wq, tl_raw_seen(raw, ev),
+				       msecs_to_jiffies(timeout_ms));
+
+	KUNIT_ASSERT_GT_MSG(test, left, 0, "raw peer: no %s", rdma_event_msg(ev));
+	KUNIT_ASSERT_LT_MSG(test, raw->bad, 0, "raw peer: %s waiting for %s",
+			    rdma_event_msg(raw->bad), rdma_event_msg(ev));
+}
+
+static void tl_raw_post_recv(struct kunit *test, struct tl_raw *raw)
+{
+	struct ib_sge sge = {
+		.addr = raw->dma,
+		.length = TL_RAW_BUF,
+		.lkey = raw->pd->local_dma_lkey,
+	};
+	struct ib_recv_wr wr = {
+		.wr_cqe = &raw->recv.cqe,
+		.sg_list = &sge,
+		.num_sge = 1,
+	};
+
+	raw->recv.cqe.done = tl_raw_done;
+	init_completion(&raw->recv.done);
+	ib_dma_sync_single_for_device(raw->dma_dev, raw->dma, TL_RAW_BUF,
+				      DMA_FROM_DEVICE);
+	KUNIT_ASSERT_EQ(test, ib_post_recv(raw->id->qp, &wr, NULL), 0);
+}
+
+/* Connect to an smbdirect listener without speaking SMB Direct. */
+static struct tl_raw *tl_raw_connect(struct kunit *test, struct sockaddr_in *sin)
+{
+	struct rdma_conn_param cp = {
+		.responder_resources = 1,
+		.initiator_depth = 1,
+		.retry_count = 6,
+		.rnr_retry_count = 6,
+	};
+	struct ib_qp_init_attr qpa = {};
+	struct tl_raw *raw;
+	int rc;
+
+	raw = kunit_kzalloc(test, sizeof(*raw), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, raw);
+	raw->bad = -1;
+	spin_lock_init(&raw->lock);
+	init_waitqueue_head(&raw->wq);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tl_raw_release, raw), 0);
+
+	raw->id = rdma_create_id(&init_net, tl_raw_handler, raw, RDMA_PS_TCP,
+				 IB_QPT_RC);
+	if (IS_ERR(raw->id)) {
+		rc = PTR_ERR(raw->id);
+		raw->id = NULL;
+		KUNIT_FAIL_AND_ABORT(test, "rdma_create_id: %d", rc);
+	}
+	KUNIT_ASSERT_EQ(test, rdma_resolve_addr(raw->id, NULL, (struct sockaddr *)sin,
+						timeout_ms), 0);
+	tl_raw_wait(test, raw, RDMA_CM_EVENT_ADDR_RESOLVED);
+	KUNIT_ASSERT_EQ(test, rdma_resolve_route(raw->id, timeout_ms), 0);
+	tl_raw_wait(test, raw, RDMA_CM_EVENT_ROUTE_RESOLVED);
+
+	raw->pd = ib_alloc_pd(raw->id->device, 0);
+	if (IS_ERR(raw->pd)) {
+		rc = PTR_ERR(raw->pd);
+		raw->pd = NULL;
+		KUNIT_FAIL_AND_ABORT(test, "ib_alloc_pd: %d", rc);
+	}
+	raw->buf = kzalloc(2 * TL_RAW_BUF, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, raw->buf);
+	raw->dma = ib_dma_map_single(raw->id->device, raw->buf, 2 * TL_RAW_BUF,
+				     DMA_BIDIRECTIONAL);
+	KUNIT_ASSERT_FALSE(test, ib_dma_mapping_error(raw->id->device, raw->dma));
+	raw->dma_dev = raw->id->device;
+	raw->cq = ib_alloc_cq(raw->id->device, raw, 8, 0, IB_POLL_SOFTIRQ);
+	if (IS_ERR(raw->cq)) {
+		rc = PTR_ERR(raw->cq);
+		raw->cq = NULL;
+		KUNIT_FAIL_AND_ABORT(test, "ib_alloc_cq: %d", rc);
+	}
+	qpa.send_cq = raw->cq;
+	qpa.recv_cq = raw->cq;
+	qpa.cap.max_send_wr = 4;
+	qpa.cap.max_recv_wr = 4;
+	qpa.cap.max_send_sge = 1;
+	qpa.cap.max_recv_sge = 1;
+	qpa.sq_sig_type = IB_SIGNAL_REQ_WR;
+	qpa.qp_type = IB_QPT_RC;
+	KUNIT_ASSERT_EQ(test, rdma_create_qp(raw->id, raw->pd, &qpa), 0);
+	raw->qp = true;
+	tl_raw_post_recv(test, raw);
+	KUNIT_ASSERT_EQ(test, rdma_connect(raw->id, &cp), 0);
+	tl_raw_wait(test, raw, RDMA_CM_EVENT_ESTABLISHED);
+	raw->connected = true;
+	return raw;
+}
+
+static void tl_raw_send(struct kunit *test, struct tl_raw *raw,
+			const void *data, u32 len)
+{
+	struct ib_sge sge = {
+		.addr = raw->dma + TL_RAW_BUF,
+		.length = len,
+		.lkey = raw->pd->local_dma_lkey,
+	};
+	struct ib_send_wr wr = {
+		.wr_cqe = &raw->send.cqe,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = IB_WR_SEND,
+		.send_flags = IB_SEND_SIGNALED,
+	};
+	long left;
+
+	raw->send.cqe.done = tl_raw_done;
+	init_completion(&raw->send.done);
+	memcpy(raw->buf + TL_RAW_BUF, data, len);
+	ib_dma_sync_single_for_device(raw->dma_dev, raw->dma + TL_RAW_BUF, len,
+				      DMA_TO_DEVICE);
+	KUNIT_ASSERT_EQ(test, ib_post_send(raw->id->qp, &wr, NULL), 0);
+	left = wait_for_completion_timeout(&raw->send.done,
+					   msecs_to_jiffies(timeout_ms));
+	KUNIT_ASSERT_GT(test, left, 0);
+	KUNIT_ASSERT_EQ(test, raw->send.status, IB_WC_SUCCESS);
+}
+
+/* Wait for the posted receive; return its length (its bytes in raw->buf). */
+static u32 tl_raw_recv(struct kunit *test, struct tl_raw *raw)
+{
+	long left = wait_for_completion_timeout(&raw->recv.done,
+						msecs_to_jiffies(timeout_ms));
+
+	KUNIT_ASSERT_GT_MSG(test, left, 0, "raw peer: nothing received");
+	KUNIT_ASSERT_EQ(test, raw->recv.status, IB_WC_SUCCESS);
+	ib_dma_sync_single_for_cpu(raw->dma_dev, raw->dma, TL_RAW_BUF,
+				   DMA_FROM_DEVICE);
+	return raw->recv.byte_len;
+}
+
+static void tl_raw_negotiate_req(struct smbd_negotiate_req *req, u16 minv, u16 maxv)
+{
+	memset(req, 0, sizeof(*req));
+	req->min_version = cpu_to_le16(minv);
+	req->max_version = cpu_to_le16(maxv);
+	req->credits_requested = cpu_to_le16(10);
+	req->preferred_send_size = cpu_to_le32(1364);
+	req->max_receive_size = cpu_to_le32(1364);
+	req->max_fragmented_size = cpu_to_le32(131072);
+}
+
+/* The listener must end the raw peer's connection (it sees DISCONNECTED). */
+static void tl_raw_expect_disconnect(struct kunit *test, struct tl_raw *raw)
+{
+	tl_raw_wait(test, raw, RDMA_CM_EVENT_DISCONNECTED);
+}
+
+/* A peer that never negotiates is dropped when the passive timer fires. */
+static void smbd_passive_negotiation_timeout(struct kunit *test)
+{
+	const struct tl_dev *d = test->param_value;
+	struct smbd_conn_config cfg;
+	struct tl_server *srv;
+	struct sockaddr_in sin;
+	struct tl_raw *raw;
+	u64 before;
+	unsigned long start;
+
+	tl_addr(test, d, &sin);
+	smbd_conn_config_init(&cfg);
+	cfg.negotiate_timeout_ms = 1000;
+	srv = tl_listen(test, &sin, &cfg, &tl_pull_ops);
+	sin.sin_port = htons(smbd_listener_port(srv->lis));
+	before = smbd_test_global_error_count(SMBD_CAUSE_NEG_TIMEOUT);
+	start = jiffies;
+	raw = tl_raw_connect(test, &sin);
+	tl_raw_expect_disconnect(test, raw);
+	KUNIT_EXPECT_GE_MSG(test, jiffies_to_msecs(jiffies - start), 900U,
+			    "dropped before the timer could fire");
+	KUNIT_EXPECT_EQ(test, smbd_test_global_error_count(SMBD_CAUSE_NEG_TIMEOUT),
+			before + 1);
+	KUNIT_EXPECT_EQ(test, tl_nconns(srv), 0);
+}
+
+/* 3.1.5.6: a 19-byte request terminates the connection, nothing else. */
+static void smbd_passive_short_request(struct kunit *test)
+{
+	const struct tl_dev *d = test->param_value;
+	struct smbd_negotiate_req req;
+	struct tl_server *srv;
+	struct sockaddr_in sin;
+	struct smbd_conn *cli, *srvc;
+	struct tl_raw *raw;
+	u64 before;
+	u8 buf[64];
+
+	tl_addr(test, d, &sin);
+	srv = tl_listen(test, &sin, NULL, &tl_pull_ops);
+	sin.sin_port = htons(smbd_listener_port(srv->lis));
+	before = smbd_test_global_error_count(SMBD_ERR_NEG_REQ_SHORT);
+	raw = tl_raw_connect(test, &sin);
+	tl_raw_negotiate_req(&req, SMBD_VERSION_1_0, SMBD_VERSION_1_0);
+	tl_raw_send(test, raw, &req, sizeof(req) - 1);
+	tl_raw_expect_disconnect(test, raw);
+	KUNIT_EXPECT_EQ(test, smbd_test_global_error_count(SMBD_ERR_NEG_REQ_SHORT),
+			before + 1);
+
+	/* The listener still serves well-behaved peers. */
+	cli = tl_connect(test, &sin, NULL, NULL, NULL);
+	srvc = tl_accepted(test, srv, 0);
+	tl_send_pattern(test, cli, buf, sizeof(buf), 7);
+	tl_expect_pull(test, srvc, buf, sizeof(buf), 7);
+}
+
+/* 3.1.5.6 + 3.1.5.3: a version range without 0x0100 gets NOT_SUPPORTED. */
+static void smbd_passive_bad_version(struct kunit *test)
+{
+	const struct tl_dev *d = test->param_value;
+	struct smbd_negotiate_req req;
+	struct smbd_negotiate_resp *resp;
+	struct tl_server *srv;
+	struct sockaddr_in sin;
+	struct tl_raw *raw;
+	u64 before;
+	u32 len;
+
+	tl_addr(test, d, &sin);
+	srv = tl_listen(test, &sin, NULL, &tl_pull_ops);
+	sin.sin_port = htons(smbd_listener_port(srv->lis));
+	before = smbd_test_global_error_count(SMBD_ERR_NEG_REQ_VERSION);
+	raw = tl_raw_connect(test, &sin);
+	tl_raw_negotiate_req(&req, 0x0200, 0x0300);
+	tl_raw_send(test, raw, &req, sizeof(req));
+	len = tl_raw_recv(test, raw);
+	KUNIT_ASSERT_EQ(test, len, (u32)SMBD_NEGOTIATE_RESP_LEN);
+	resp = raw->buf;
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(resp->status), SMBD_STATUS_NOT_SUPPORTED);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(resp->min_version), SMBD_VERSION_1_0);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(resp->credits_granted), 0);
+	tl_raw_expect_disconnect(test, raw);
+	KUNIT_EXPECT_EQ(test, smbd_test_global_error_count(SMBD_ERR_NEG_REQ_VERSION),
+			before + 1);
+	KUNIT_EXPECT_EQ(test, tl_nconns(srv), 0);
+}
+
+/* 3.1.5.8: a misaligned DataOffset after a good negotiation. */
+static void smbd_passive_bad_data_offset(struct kunit *test)
+{
+	const struct tl_dev *d = test->param_value;
+	struct smbd_negotiate_req req;
+	struct smbd_negotiate_resp *resp;
+	struct smbd_data_transfer dt = {};
+	struct tl_server *srv;
+	struct sockaddr_in sin;
+	struct smbd_conn *srvc;
+	struct tl_raw *raw;
+	u8 msg[64] = {};
+	u64 before;
+
+	tl_addr(test, d, &sin);
+	srv = tl_listen(test, &sin, NULL, &tl_pull_ops);
+	sin.sin_port = htons(smbd_listener_port(srv->lis));
+	before = smbd_test_global_error_count(SMBD_ERR_DATA_OFFSET_ALIGN);
+	raw = tl_raw_connect(test, &sin);
+	tl_raw_negotiate_req(&req, SMBD_VERSION_1_0, SMBD_VERSION_1_0);
+	tl_raw_send(test, raw, &req, sizeof(req));
+	KUNIT_ASSERT_EQ(test, tl_raw_recv(test, raw), (u32)SMBD_NEGOTIATE_RESP_LEN);
+	resp = raw->buf;
+	KUNIT_ASSERT_EQ(test, le32_to_cpu(resp->status), 0U);
+	KUNIT_ASSERT_GT(test, le16_to_cpu(resp->credits_granted), 0);
+	srvc = tl_accepted(test, srv, 0);
+
+	dt.credits_requested = cpu_to_le16(1);
+	dt.data_offset = cpu_to_le32(28);
+	dt.data_length = cpu_to_le32(8);
+	memcpy(msg, &dt, sizeof(dt));
+	tl_raw_send(test, raw, msg, 36);
+	tl_raw_expect_disconnect(test, raw);
+	KUNIT_EXPECT_EQ(test, smbd_test_global_error_count(SMBD_ERR_DATA_OFFSET_ALIGN),
+			before + 1);
+	KUNIT_EXPECT_EQ(test, smbd_conn_error(srvc), -EPROTO);
+	KUNIT_EXPECT_EQ(test, smbd_test_cause(srvc), SMBD_ERR_DATA_OFFSET_ALIGN);
+	KUNIT_EXPECT_EQ(test, smbd_test_error_count(srvc, SMBD_ERR_DATA_OFFSET_ALIGN),
+			1ULL);
+}
+
+/* ---- a sending thread, so that one side can block while the test reads ---- */
+
+struct tl_sender {
+	struct smbd_conn *conn;
+	u32 count;
+	u32 max_size;
+	u32 seed;
+	u8 *buf;
+	int rc;
+	atomic_t sent;
+	struct completion done;
+};
+
+static u32 tl_size(u32 i, u32 max)
+{
+	return 1 + (i * 7919u) % max;
+}
+
+static int tl_sender_fn(void *data)
+{
+	struct tl_sender *snd = data;
+	u32 i, len;
+
+	for (i = 0; i < snd->count; i++) {
+		len = tl_size(i, snd->max_size);
+		tl_fill(snd->buf, len, snd->seed + i);
+		snd->rc = tl_send(snd->conn, snd->buf, len);
+		if (snd->rc)
+			break;
+		atomic_inc(&snd->sent);
+	}
+	complete_all(&snd->done);
+	return 0;
+}
+
+/* Cleanup: make the sender's smbd_send() fail if it is stuck, then wait. */
+static void tl_sender_stop(void *data)
+{
+	struct tl_sender *snd = data;
+
+	if (!wait_for_completion_timeout(&snd->done, 0))
+		smbd_disconnect(snd->conn);
+	wait_for_completion(&snd->done);
+	kvfree(snd->buf);
+}
+
+static struct tl_sender *tl_sender_start(struct kunit *test,
+					 struct smbd_conn *conn, u32 count,
+					 u32 max_size, u32 seed)
+{
+	struct tl_sender *snd = kunit_kzalloc(test, sizeof(*snd), GFP_KERNEL);
+	struct task_struct *t;
+
+	KUNIT_ASSERT_NOT_NULL(test, snd);
+	snd->conn = conn;
+	snd->count = count;
+	snd->max_size = max_size;
+	snd->seed = seed;
+	atomic_set(&snd->sent, 0);
+	init_completion(&snd->done);
+	snd->buf = kvmalloc(max_size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, snd->buf);
+	t = kthread_run(tl_sender_fn, snd, "tl_sender");
+	if (IS_ERR(t)) {
+		kvfree(snd->buf);
+		KUNIT_FAIL_AND_ABORT(test, "kthread_run: %ld", PTR_ERR(t));
+	}
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tl_sender_stop, snd), 0);
+	return snd;
+}
+
+static void tl_sender_wait(struct kunit *test, struct tl_sender *snd)
+{
+	long left = wait_for_completion_timeout(&snd->done,
+						msecs_to_jiffies(timeout_ms));
+
+	KUNIT_ASSERT_GT_MSG(test, left, 0, "sender stuck after %d messages",
+			    atomic_read(&snd->sent));
+	KUNIT_EXPECT_EQ(test, snd->rc, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&snd->sent), (int)snd->count);
+}
+
+/* Receive what a tl_sender sends, checking every byte. */
+static void tl_expect_stream(struct kunit *test, struct smbd_conn *conn,
+			     u32 count, u32 max_size, u32 seed)
+{
+	u8 *buf = tl_kvmalloc(test, max_size);
+	u32 i;
+
+	for (i = 0; i < count; i++) {
+		tl_expect_pull(test, conn, buf, tl_size(i, max_size), seed + i);
+		if (test->status == KUNIT_FAILURE)
+			break;
+	}
+}
+
+/* 10,000 messages of 1..6000 bytes (up to five fragments), all checked. */
+static void smbd_ten_thousand_messages(struct kunit *test)
+{
+	struct tl_sender *snd;
+	struct tl_pair p;
+
+	tl_pair_up(test, &p, NULL, NULL);
+	snd = tl_sender_start(test, p.cli, 10000, 6000, 5000);
+	tl_expect_stream(test, p.srvc, 10000, 6000, 5000);
+	tl_sender_wait(test, snd);
+	KUNIT_EXPECT_EQ(test, smbd_test_stat(p.srvc, SMBD_STAT_RX_MSGS), 10000ULL);
+	KUNIT_EXPECT_EQ(test, smbd_test_stat(p.cli, SMBD_STAT_TX_MSGS), 10000ULL);
+	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.cli), 0);
+	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.srvc), 0);
+}
+
+/* Three credits each way: senders block on credits and always recover. */
+static void smbd_credit_exhaustion(struct kunit *test)
+{
+	struct smbd_conn_config cfg;
+	struct tl_sender *a, *b;
+	struct tl_pair p;
+	struct smbd_conn_info info;
+
+	smbd_conn_config_init(&cfg);
+	cfg.proto.recv_credit_max = 3;
+	cfg.proto.send_credit_target = 3;
+	cfg.proto.max_fragmented_recv_size = SMBD_PROTO_MIN_FRAG_SIZE;
+	tl_pair_up(test, &p, &cfg, &cfg);
+	KUNIT_ASSERT_EQ(test, smbd_conn_query(p.cli, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.params.recv_credit_max, 3);
+	KUNIT_EXPECT_EQ(test, info.params.max_fragmented_send_size,
+			(u32)SMBD_PROTO_MIN_FRAG_SIZE);
+
+	/* Both directions at once, up to 98 fragments per message. */
+	a = tl_sender_start(test, p.cli, 300, SMBD_PROTO_MIN_FRAG_SIZE, 100);
+	b = tl_sender_start(test, p.srvc, 100, 20000, 900);
+	tl_expect_stream(test, p.srvc, 300, SMBD_PROTO_MIN_FRAG_SIZE, 100);
+	tl_expect_stream(test, p.cli, 100, 20000, 900);
+	tl_sender_wait(test, a);
+	tl_sender_wait(test, b);
+	KUNIT_EXPECT_GT(test, smbd_test_stat(p.cli, SMBD_STAT_SEND_BLOCKED), 0ULL);
+	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.cli), 0);
+	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.srvc), 0);
+}
+
+/*
+ * A receiver that does not read stops granting credits once it holds
+ * recv_queue_max bytes; the sender blocks, and resumes when it reads.
+ */
+static void smbd_receiver_flow_control(struct kunit *test)
+{
+	struct smbd_conn_config scfg;
+	struct tl_sender *snd;
+	struct tl_pair p;
+	u64 held, bound;
+
+	smbd_conn_config_init(&scfg);
+	scfg.proto.recv_credit_max = 8;
+	scfg.recv_queue_max = 16384;
+	tl_pair_up(test, &p, NULL, &scfg);
+	snd = tl_sender_start(test, p.cli, 200, 2000, 77);
+	msleep(1500);
+	held = smbd_test_held_bytes(p.srvc);
+	bound = scfg.recv_queue_max + (u64)8 * SMBD_DEF_MAX_RECV_SIZE;
+	KUNIT_EXPECT_LE(test, held, bound);
+	KUNIT_EXPECT_GT(test, held, (u64)scfg.recv_queue_max);
+	KUNIT_EXPECT_LT(test, atomic_read(&snd->sent), 200);
+	KUNIT_EXPECT_GT(test, smbd_test_stat(p.srvc, SMBD_STAT_RECV_GATED), 0ULL);
+	tl_expect_stream(test, p.srvc, 200, 2000, 77);
+	tl_sender_wait(test, snd);
+	KUNIT_EXPECT_EQ(test, smbd_test_held_bytes(p.srvc), 0ULL);
+	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.cli), 0);
+}
+
+/* 3.1.6.2 with short timers: keepalives are answered, nobody drops. */
+static void smbd_keepalive_exchange(struct kunit *test)
+{
+	struct smbd_conn_config ccfg;
+	struct tl_pair p;
+	u8 buf[32];
+
+	smbd_conn_config_init(&ccfg);
+	ccfg.keepalive_ms = 300;
+	ccfg.keepalive_wait_ms = 3000;
+	tl_pair_up(test, &p, &ccfg, NULL);
+	msleep(2000);
+	KUNIT_EXPECT_GE(test, smbd_test_stat(p.cli, SMBD_STAT_TX_KEEPALIVE_REQ), 2ULL);
+	KUNIT_EXPECT_GE(test, smbd_test_stat(p.srvc, SMBD_STAT_RX_KEEPALIVE_REQ), 2ULL);
+	KUNIT_EXPECT_GE(test, smbd_test_stat(p.srvc, SMBD_STAT_TX_KEEPALIVE_RESP), 2ULL);
+	/* An answer never asks for an answer itself (no ping-pong). */
+	KUNIT_EXPECT_EQ(test, smbd_test_stat(p.srvc, SMBD_STAT_TX_KEEPALIVE_REQ), 0ULL);
+	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.cli), 0);
+	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.srvc), 0);
+	tl_send_pattern(test, p.cli, buf, sizeof(buf), 5);
+	tl_expect_pull(test, p.srvc, buf, sizeof(buf), 5);
+}
+
+/* A peer that stops answering is dropped after interval + wait. */
+static void smbd_keepalive_timeout(struct kunit *test)
+{
+	struct smbd_conn_config ccfg;
+	struct smbd_msg *msg;
+	struct tl_pair p;
+	unsigned long start;
+	int rc;
+
+	smbd_conn_config_init(&ccfg);
+	ccfg.keepalive_ms = 300;
+	ccfg.keepalive_wait_ms = 500;
+	tl_pair_up(test, &p, &ccfg, NULL);
+	smbd_test_set_mute(p.srvc, true);
+	start = jiffies;
+	rc = smbd_recv_msg(p.cli, msecs_to_jiffies(timeout_ms), &msg);
+	KUNIT_EXPECT_EQ(test, rc, -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.cli), -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, smbd_test_cause(p.cli), SMBD_CAUSE_KEEPALIVE_TIMEOUT);
+	KUNIT_EXPECT_EQ(test, smbd_test_error_count(p.cli, SMBD_CAUSE_KEEPALIVE_TIMEOUT),
+			1ULL);
+	KUNIT_EXPECT_GE(test, jiffies_to_msecs(jiffies - start), 700U);
+	KUNIT_EXPECT_LT(test, jiffies_to_msecs(jiffies - start), timeout_ms);
+	/* The muted side sees the disconnect. */
+	rc = smbd_recv_msg(p.srvc, msecs_to_jiffies(timeout_ms), &msg);
+	KUNIT_EXPECT_EQ(test, rc, -ECONNRESET);
+}
+
+/* The receiving side destroys its connection in the middle of a stream. */
+static void smbd_peer_disconnect_mid_stream(struct kunit *test)
+{
+	struct tl_sender *snd;
+	struct tl_pair p;
+	long left;
+	int cause;
+
+	tl_pair_up(test, &p, NULL, NULL);
+	snd = tl_sender_start(test, p.cli, 1000000, 3000, 11);
+	tl_expect_stream(test, p.srvc, 50, 3000, 11);
+	kunit_release_action(test, tl_conn_destroy, p.srvc);
+	left = wait_for_completion_timeout(&snd->done, msecs_to_jiffies(timeout_ms));
+	KUNIT_ASSERT_GT(test, left, 0);
+	/*
+	 * The disconnect, or a Send the peer's end aborted (siw reports the
+	 * latter as a completion error before the CM event).
+	 */
+	KUNIT_EXPECT_TRUE_MSG(test, snd->rc == -ECONNRESET || snd->rc == -EIO,
+			      "smbd_send returned %d", snd->rc);
+	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.cli), snd->rc);
+	cause = smbd_test_cause(p.cli);
+	KUNIT_EXPECT_TRUE_MSG(test, cause == SMBD_CAUSE_PEER_DISCONNECT ||
+			      cause == SMBD_CAUSE_SEND_ERROR ||
+			      cause == SMBD_CAUSE_RECV_ERROR,
+			      "cause %s", smbd_cause_name(cause));
+	KUNIT_EXPECT_EQ(test, tl_send(p.cli, "x", 1), snd->rc);
+}
+
+#define TL_NCONN	64
+
+/* 64 connections at once, each with its own message both ways. */
+static void smbd_many_connections(struct kunit *test)
+{
+	const struct tl_dev *d = test->param_value;
+	struct smbd_conn **cli, **srvc;
+	struct smbd_conn_config cfg;
+	bool *seen;
+	struct tl_server *srv;
+	struct sockaddr_in sin;
+	struct smbd_msg *msg;
+	struct kvec kv;
+	struct iov_iter it;
+	u8 *buf;
+	u32 idx;
+	int i;
+
+	cli = kunit_kcalloc(test, TL_NCONN, sizeof(*cli), GFP_KERNEL);
+	srvc = kunit_kcalloc(test, TL_NCONN, sizeof(*srvc), GFP_KERNEL);
+	seen = kunit_kcalloc(test, TL_NCONN, sizeof(*seen), GFP_KERNEL);
+	buf = tl_kvmalloc(test, 4096);
+	KUNIT_ASSERT_NOT_NULL(test, cli);
+	KUNIT_ASSERT_NOT_NULL(test, srvc);
+	KUNIT_ASSERT_NOT_NULL(test, seen);
+
+	/* Smaller windows keep 128 endpoints' buffers modest. */
+	smbd_conn_config_init(&cfg);
+	cfg.proto.recv_credit_max = 32;
+	cfg.proto.send_credit_target = 32;
+	tl_addr(test, d, &sin);
+	srv = tl_listen(test, &sin, &cfg, &tl_pull_ops);
+	for (i = 0; i < TL_NCONN; i++)
+		cli[i] = tl_connect(test, &sin, &cfg, NULL, NULL);
+	for (i = 0; i < TL_NCONN; i++)
+		srvc[i] = tl_accepted(test, srv, i);
+
+	for (i = 0; i < TL_NCONN; i++) {
+		tl_fill(buf, 3000, 4000 + i);
+		*(u32 *)buf = i;
+		KUNIT_ASSERT_EQ(test, tl_send(cli[i], buf, 3000), 0);
+	}
+	/* Each server side answers with the index it got. */
+	for (i = 0; i < TL_NCONN; i++) {
+		KUNIT_ASSERT_EQ(test, smbd_recv_msg(srvc[i], msecs_to_jiffies(timeout_ms),
+						    &msg), 0);
+		KUNIT_ASSERT_EQ(test, smbd_msg_len(msg), 3000U);
+		kv.iov_base = buf;
+		kv.iov_len = 3000;
+		iov_iter_kvec(&it, ITER_DEST, &kv, 1, 3000);
+		KUNIT_ASSERT_EQ(test, smbd_msg_copy(msg, 0, &it), (size_t)3000);
+		smbd_msg_free(msg);
+		idx = *(u32 *)buf;
+		KUNIT_ASSERT_LT(test, idx, (u32)TL_NCONN);
+		KUNIT_EXPECT_FALSE(test, seen[idx]);
+		seen[idx] = true;
+		*(u32 *)buf = tl_byte(4000 + idx, 0) | tl_byte(4000 + idx, 1) << 8 |
+			      tl_byte(4000 + idx, 2) << 16 | tl_byte(4000 + idx, 3) << 24;
+		tl_send_pattern(test, srvc[i], buf, 100 + idx, 6000 + idx);
+	}
+	for (i = 0; i < TL_NCONN; i++)
+		tl_expect_pull(test, cli[i], buf, 100 + i, 6000 + i);
+	KUNIT_EXPECT_EQ(test, tl_nconns(srv), TL_NCONN);
+}
+
 static struct kunit_case smbd_transport_live_cases[] = {
 	KUNIT_CASE_PARAM(smbd_negotiate_both_ways, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbd_size_classes_both_ways, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbd_callbacks, tl_dev_gen_params),
+	KUNIT_CASE_PARAM_ATTR(smbd_passive_negotiation_timeout, tl_dev_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_PARAM(smbd_passive_short_request, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbd_passive_bad_version, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbd_passive_bad_data_offset, tl_dev_gen_params),
+	KUNIT_CASE_PARAM_ATTR(smbd_ten_thousand_messages, tl_dev_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_PARAM_ATTR(smbd_credit_exhaustion, tl_dev_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_PARAM_ATTR(smbd_receiver_flow_control, tl_dev_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_PARAM_ATTR(smbd_keepalive_exchange, tl_dev_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_PARAM_ATTR(smbd_keepalive_timeout, tl_dev_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_PARAM_ATTR(smbd_peer_disconnect_mid_stream, tl_dev_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_PARAM_ATTR(smbd_many_connections, tl_dev_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
 	{}
 };
 

@@ -22,6 +22,7 @@
 
 #include <linux/module.h>
 #include <linux/debugfs.h>
+#include <kunit/visibility.h>
 
 #include "smbd.h"
 
@@ -302,6 +303,7 @@ const char *smbd_cause_name(int cause)
 		return "unknown";
 	return smbd_cause_names[cause];
 }
+EXPORT_SYMBOL_IF_KUNIT(smbd_cause_name);
 
 /**
  * smbd_cause_str() - one-line description of a termination cause

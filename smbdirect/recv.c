@@ -371,6 +371,7 @@ static void smbd_recv_data(struct smbd_conn *conn, struct smbd_recv_io *rio,
 	struct smbd_data_info di;
 	struct smbd_msg *msg;
 	enum smbd_verdict v;
+	bool ka_out = conn->cr.keepalive != SMBD_KEEPALIVE_NONE;
 
 	v = smbd_data_decode(rio->buf, wc->byte_len,
 			     conn->params.max_fragmented_recv_size, &di);
@@ -383,8 +384,14 @@ static void smbd_recv_data(struct smbd_conn *conn, struct smbd_recv_io *rio,
 		return;
 	}
 
-	/* 3.1.5.5: any message restarts the Idle Connection Timer. */
+	/*
+	 * 3.1.5.5: any message restarts the Idle Connection Timer. Only the
+	 * time is recorded; the timer re-arms itself, except after a
+	 * keepalive request, when it runs with the short response wait.
+	 */
 	conn->last_rx = jiffies;
+	if (ka_out)
+		smbd_idle_timer_arm(conn, conn->keepalive_j);
 	if (di.credits_granted) {
 		smbd_stat_add(conn, SMBD_STAT_RX_CREDITS_GRANTED,
 			      di.credits_granted);
