@@ -43,6 +43,7 @@
 #include <linux/export.h>
 #include <linux/hrtimer.h>
 #include <linux/jhash.h>
+#include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -680,6 +681,9 @@ static int sqos_sleep_ns(u64 ns)
 			return 0;
 		if (fatal_signal_pending(current))
 			return -EINTR;
+		/* A kernel thread being stopped must not wait out the delay. */
+		if ((current->flags & PF_KTHREAD) && kthread_should_stop())
+			return -EINTR;
 	}
 }
 
@@ -692,9 +696,10 @@ static int sqos_sleep_ns(u64 ns)
  * sqos_io_admit() followed by a killable sleep for the delay it returns.
  *
  * Context: process context; may sleep.
- * Return: 0 when the I/O may be issued; -EINTR if a fatal signal ended
- * the wait, in which case the I/O is forgotten and must not be issued
- * (sqos_io_done() must not be called).
+ * Return: 0 when the I/O may be issued; -EINTR if a fatal signal (or, in
+ * a kernel thread, kthread_stop()) ended the wait, in which case the I/O
+ * is forgotten and must not be issued (sqos_io_done() must not be
+ * called).
  */
 int sqos_io_start(struct sqos_open *open, u64 bytes, struct sqos_io *io)
 {
