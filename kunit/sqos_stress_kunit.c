@@ -567,7 +567,7 @@ static void sqos_policy_store(struct kunit *test)
 }
 
 static struct kunit_case sqos_fuzz_cases[] = {
-	KUNIT_CASE(sqos_fuzz_control),
+	KUNIT_CASE_SLOW(sqos_fuzz_control),
 	KUNIT_CASE(sqos_fuzz_name_overflow),
 	{}
 };
@@ -578,7 +578,7 @@ static struct kunit_suite sqos_fuzz_suite = {
 };
 
 static struct kunit_case sqos_lifecycle_cases[] = {
-	KUNIT_CASE(sqos_lifecycle_many),
+	KUNIT_CASE_SLOW(sqos_lifecycle_many),
 	KUNIT_CASE(sqos_lifecycle_io_pins_flow),
 	{}
 };
