@@ -1245,7 +1245,8 @@ static void smbd_many_connections(struct kunit *test)
 
 static struct kunit_case smbd_transport_live_cases[] = {
 	KUNIT_CASE_PARAM(smbd_negotiate_both_ways, tl_dev_gen_params),
-	KUNIT_CASE_PARAM(smbd_size_classes_both_ways, tl_dev_gen_params),
+	KUNIT_CASE_PARAM_ATTR(smbd_size_classes_both_ways, tl_dev_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_PARAM(smbd_callbacks, tl_dev_gen_params),
 	KUNIT_CASE_PARAM_ATTR(smbd_passive_negotiation_timeout, tl_dev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),

@@ -1,0 +1,759 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smbd_test.ko: a test and demo service on top of smbdirect's exported
+ * API, driven from a shell through debugfs:
+ *
+ *   /sys/kernel/debug/smbd_test/control   write one command per write()
+ *   /sys/kernel/debug/smbd_test/result    text output of the last command
+ *   /sys/kernel/debug/smbd_test/status    listeners, their connections and
+ *                                         the named client connections
+ *
+ * Commands (Documentation/api.rst has the full reference; the interface is
+ * kept stable for external test tools and the benchmark):
+ *
+ *   listen echo|sink ADDR [PORT] [OPTION=VALUE...]
+ *   unlisten ADDR [PORT] | unlisten all
+ *   open NAME ADDR [PORT] [OPTION=VALUE...]
+ *   send NAME count=N size=N [verify=0|1]
+ *   close NAME | close all
+ *   run ADDR [PORT] count=N size=N [verify=0|1] [OPTION=VALUE...]
+ *
+ * An echo listener sends every message back on the connection it came
+ * from; a sink listener counts and drops them. Client connections receive
+ * through a callback that checks each echo against the pattern the sender
+ * used (byte i of message k is (k * 131 + i * 7 + (i >> 8) + (i >> 16)) &
+ * 0xff) and drops it.
+ *
+ * Locking: svc_mutex serialises commands and the reaper (which destroys
+ * server connections that were lost); commands may sleep for as long as a
+ * run takes. svc_lock (a spinlock) protects the per-listener connection
+ * lists, which the accept callback extends from smbdirect's workqueue; the
+ * callbacks never take svc_mutex, because smbd_listener_destroy() and
+ * smbd_destroy(), called with it held, wait for them.
+ */
+
+#include <linux/module.h>
+#include <linux/debugfs.h>
+#include <linux/inet.h>
+#include <linux/slab.h>
+#include <linux/uio.h>
+#include <linux/wait.h>
+#include <linux/ktime.h>
+#include <net/ipv6.h>
+#include <net/net_namespace.h>
+
+#include <smbdirect/smbdirect.h>
+
+#define SMBD_TEST_RESULT_MAX	4096
+#define SMBD_TEST_WAIT_MS	30000
+
+enum smbd_test_mode { SMBD_TEST_ECHO, SMBD_TEST_SINK };
+
+struct smbd_test_listener {
+	struct list_head list;
+	struct smbd_listener *lis;
+	enum smbd_test_mode mode;
+	struct sockaddr_storage addr;
+	int port;
+	struct list_head conns;		/* under svc_lock */
+	atomic64_t accepted;
+};
+
+struct smbd_test_sconn {
+	struct list_head list;
+	struct smbd_test_listener *tl;
+	struct smbd_conn *conn;
+	atomic64_t msgs;
+	atomic64_t bytes;
+	atomic64_t echo_errors;
+};
+
+struct smbd_test_client {
+	struct list_head list;
+	char name[32];
+	struct smbd_conn *conn;
+	struct sockaddr_storage addr;
+	wait_queue_head_t wq;
+	atomic64_t sent;
+	atomic64_t received;
+	atomic64_t verified;
+	atomic64_t mismatched;
+	u32 expect_size;		/* of the echoes of the current send */
+	bool verify;
+};
+
+static DEFINE_MUTEX(svc_mutex);
+static DEFINE_SPINLOCK(svc_lock);
+static LIST_HEAD(svc_listeners);	/* under svc_mutex */
+static LIST_HEAD(svc_clients);		/* under svc_mutex */
+static struct dentry *svc_dir;
+static char *svc_result;		/* under svc_mutex */
+static size_t svc_result_len;
+static struct work_struct svc_reaper;
+
+static void svc_printf(const char *fmt, ...) __printf(1, 2);
+static void svc_printf(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (svc_result_len >= SMBD_TEST_RESULT_MAX - 1)
+		return;
+	va_start(ap, fmt);
+	svc_result_len += vscnprintf(svc_result + svc_result_len,
+				     SMBD_TEST_RESULT_MAX - svc_result_len, fmt, ap);
+	va_end(ap);
+}
+
+static u8 svc_byte(u64 seed, u32 i)
+{
+	return (seed * 131 + i * 7 + (i >> 8) + (i >> 16)) & 0xff;
+}
+
+/* ---- server side ---- */
+
+static void svc_echo_recv(struct smbd_conn *conn, struct smbd_msg *msg)
+{
+	struct smbd_test_sconn *sc = smbd_conn_context(conn);
+	struct iov_iter it;
+
+	atomic64_inc(&sc->msgs);
+	atomic64_add(smbd_msg_len(msg), &sc->bytes);
+	if (sc->tl->mode == SMBD_TEST_ECHO) {
+		smbd_msg_iter(msg, &it);
+		if (smbd_send(conn, &it, 0, 0))
+			atomic64_inc(&sc->echo_errors);
+	}
+	smbd_msg_free(msg);
+}
+
+static void svc_server_lost(struct smbd_conn *conn, int error)
+{
+	queue_work(system_wq, &svc_reaper);
+}
+
+static const struct smbd_conn_ops svc_server_ops = {
+	.recv = svc_echo_recv,
+	.disconnected = svc_server_lost,
+};
+
+static int svc_accept(struct smbd_listener *lis, struct smbd_conn *conn)
+{
+	struct smbd_test_listener *tl = smbd_listener_context(lis);
+	struct smbd_test_sconn *sc;
+
+	sc = kzalloc(sizeof(*sc), GFP_KERNEL);
+	if (!sc)
+		return -ENOMEM;
+	sc->tl = tl;
+	sc->conn = conn;
+	smbd_conn_set_context(conn, sc);
+	spin_lock_bh(&svc_lock);
+	list_add_tail(&sc->list, &tl->conns);
+	spin_unlock_bh(&svc_lock);
+	atomic64_inc(&tl->accepted);
+	return 0;
+}
+
+static const struct smbd_listener_ops svc_listener_ops = {
+	.accept = svc_accept,
+	.conn_ops = &svc_server_ops,
+};
+
+/* Destroy the server connections of @tl that failed (all if @all). */
+static void svc_reap(struct smbd_test_listener *tl, bool all)
+{
+	struct smbd_test_sconn *sc;
+
+	lockdep_assert_held(&svc_mutex);
+	for (;;) {
+		spin_lock_bh(&svc_lock);
+		list_for_each_entry(sc, &tl->conns, list)
+			if (all || smbd_conn_error(sc->conn))
+				break;
+		if (list_entry_is_head(sc, &tl->conns, list)) {
+			spin_unlock_bh(&svc_lock);
+			return;
+		}
+		list_del(&sc->list);
+		spin_unlock_bh(&svc_lock);
+		smbd_destroy(sc->conn);
+		kfree(sc);
+	}
+}
+
+static void svc_reaper_fn(struct work_struct *w)
+{
+	struct smbd_test_listener *tl;
+
+	mutex_lock(&svc_mutex);
+	list_for_each_entry(tl, &svc_listeners, list)
+		svc_reap(tl, false);
+	mutex_unlock(&svc_mutex);
+}
+
+static void svc_listener_free(struct smbd_test_listener *tl)
+{
+	list_del(&tl->list);
+	smbd_listener_destroy(tl->lis);
+	svc_reap(tl, true);
+	kfree(tl);
+}
+
+/* ---- client side ---- */
+
+static void svc_client_recv(struct smbd_conn *conn, struct smbd_msg *msg)
+{
+	struct smbd_test_client *cl = smbd_conn_context(conn);
+	u64 k = atomic64_read(&cl->received);
+	u32 len = smbd_msg_len(msg), i, off = 0;
+	struct iov_iter it;
+	bool ok = true;
+	u8 buf[256];
+	size_t n;
+
+	if (READ_ONCE(cl->verify)) {
+		ok = len == READ_ONCE(cl->expect_size);
+		smbd_msg_iter(msg, &it);
+		while (ok && off < len) {
+			n = copy_from_iter(buf, min_t(u32, sizeof(buf), len - off), &it);
+			if (!n)
+				ok = false;
+			for (i = 0; ok && i < n; i++)
+				ok = buf[i] == svc_byte(k, off + i);
+			off += n;
+		}
+		atomic64_inc(ok ? &cl->verified : &cl->mismatched);
+	}
+	atomic64_inc(&cl->received);
+	smbd_msg_free(msg);
+	wake_up_all(&cl->wq);
+}
+
+static void svc_client_lost(struct smbd_conn *conn, int error)
+{
+	struct smbd_test_client *cl = smbd_conn_context(conn);
+
+	wake_up_all(&cl->wq);
+}
+
+static const struct smbd_conn_ops svc_client_ops = {
+	.recv = svc_client_recv,
+	.disconnected = svc_client_lost,
+};
+
+static struct smbd_test_client *svc_client_find(const char *name)
+{
+	struct smbd_test_client *cl;
+
+	list_for_each_entry(cl, &svc_clients, list)
+		if (!strcmp(cl->name, name))
+			return cl;
+	return NULL;
+}
+
+static void svc_client_free(struct smbd_test_client *cl)
+{
+	list_del(&cl->list);
+	smbd_destroy(cl->conn);
+	kfree(cl);
+}
+
+/* ---- parsing ---- */
+
+struct svc_args {
+	struct sockaddr_storage addr;
+	struct smbd_conn_config cfg;
+	u32 count;
+	u32 size;
+	bool verify;
+};
+
+static int svc_parse_addr(const char *s, const char *port,
+			  struct sockaddr_storage *ss)
+{
+	struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+	u16 p = 0;
+
+	if (port && kstrtou16(port, 0, &p))
+		return -EINVAL;
+	memset(ss, 0, sizeof(*ss));
+	if (in4_pton(s, -1, (u8 *)&sin->sin_addr.s_addr, -1, NULL)) {
+		sin->sin_family = AF_INET;
+		sin->sin_port = htons(p);
+		return 0;
+	}
+	if (in6_pton(s, -1, sin6->sin6_addr.s6_addr, -1, NULL)) {
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_port = htons(p);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int svc_parse_opt(char *tok, struct svc_args *a)
+{
+	struct smbd_proto_config *p = &a->cfg.proto;
+	char *val = strchr(tok, '=');
+	u32 v;
+
+	if (!val)
+		return -EINVAL;
+	*val++ = '\0';
+	if (kstrtou32(val, 0, &v))
+		return -EINVAL;
+	if (!strcmp(tok, "credits")) {
+		p->recv_credit_max = min_t(u32, v, U16_MAX);
+		p->send_credit_target = p->recv_credit_max;
+		return 0;
+	}
+	if (!strcmp(tok, "count"))
+		a->count = v;
+	else if (!strcmp(tok, "size"))
+		a->size = v;
+	else if (!strcmp(tok, "verify"))
+		a->verify = v;
+	else if (!strcmp(tok, "send_size"))
+		p->max_send_size = v;
+	else if (!strcmp(tok, "recv_size"))
+		p->max_receive_size = v;
+	else if (!strcmp(tok, "frag_size"))
+		p->max_fragmented_recv_size = v;
+	else if (!strcmp(tok, "keepalive_ms"))
+		a->cfg.keepalive_ms = v;
+	else if (!strcmp(tok, "keepalive_wait_ms"))
+		a->cfg.keepalive_wait_ms = v;
+	else if (!strcmp(tok, "negotiate_timeout_ms"))
+		a->cfg.negotiate_timeout_ms = v;
+	else if (!strcmp(tok, "recv_queue_max"))
+		a->cfg.recv_queue_max = v;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* argv[0] is the address, argv[1] an optional port, then options. */
+static int svc_parse(int argc, char **argv, struct svc_args *a)
+{
+	const char *port = NULL;
+	int i = 1, rc;
+
+	memset(a, 0, sizeof(*a));
+	smbd_conn_config_init(&a->cfg);
+	a->cfg.proto.max_fragmented_recv_size = 0;
+	if (argc < 1)
+		return -EINVAL;
+	if (argc > 1 && !strchr(argv[1], '=')) {
+		port = argv[1];
+		i = 2;
+	}
+	rc = svc_parse_addr(argv[0], port, &a->addr);
+	for (; !rc && i < argc; i++)
+		rc = svc_parse_opt(argv[i], a);
+	if (rc)
+		svc_printf("error: cannot parse '%s'\n", argv[i - 1]);
+	return rc;
+}
+
+/* ---- commands ---- */
+
+static void svc_print_info(struct smbd_conn *conn)
+{
+	struct smbd_conn_info info;
+
+	if (smbd_conn_query(conn, &info))
+		return;
+	svc_printf("conn=%u dev=%s local=%pISpc peer=%pISpc iwarp=%d\n",
+		   smbd_conn_id(conn), info.device, &info.local, &info.peer,
+		   info.iwarp);
+	svc_printf("negotiated: max_send_size=%u max_receive_size=%u ",
+		   info.params.max_send_size, info.params.max_receive_size);
+	svc_printf("max_fragmented_send_size=%u max_fragmented_recv_size=%u ",
+		   info.params.max_fragmented_send_size,
+		   info.params.max_fragmented_recv_size);
+	svc_printf("max_read_write_size=%u keepalive_interval=%u ",
+		   info.params.max_read_write_size,
+		   info.params.keepalive_interval);
+	svc_printf("credits=%u/%u ird=%u ord=%u\n", info.params.recv_credit_max,
+		   info.params.send_credit_target, info.ird, info.ord);
+}
+
+static int svc_listen(int argc, char **argv)
+{
+	struct smbd_test_listener *tl;
+	enum smbd_test_mode mode;
+	struct smbd_listener *lis;
+	struct svc_args a;
+	int rc;
+
+	if (argc < 2)
+		return -EINVAL;
+	if (!strcmp(argv[0], "echo"))
+		mode = SMBD_TEST_ECHO;
+	else if (!strcmp(argv[0], "sink"))
+		mode = SMBD_TEST_SINK;
+	else
+		return -EINVAL;
+	rc = svc_parse(argc - 1, argv + 1, &a);
+	if (rc)
+		return rc;
+
+	tl = kzalloc(sizeof(*tl), GFP_KERNEL);
+	if (!tl)
+		return -ENOMEM;
+	tl->mode = mode;
+	tl->addr = a.addr;
+	INIT_LIST_HEAD(&tl->conns);
+	lis = smbd_listen(&init_net, (struct sockaddr *)&a.addr, &a.cfg,
+			  &svc_listener_ops, tl);
+	if (IS_ERR(lis)) {
+		kfree(tl);
+		svc_printf("error: listen on %pISc: %ld\n", &a.addr, PTR_ERR(lis));
+		return PTR_ERR(lis);
+	}
+	tl->lis = lis;
+	tl->port = smbd_listener_port(lis);
+	list_add_tail(&tl->list, &svc_listeners);
+	svc_printf("listening (%s) on %pISc port %d\n", argv[0], &a.addr,
+		   tl->port);
+	return 0;
+}
+
+static bool svc_addr_eq(const struct sockaddr_storage *a,
+			const struct sockaddr_storage *b)
+{
+	if (a->ss_family != b->ss_family)
+		return false;
+	if (a->ss_family == AF_INET)
+		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+	return ipv6_addr_equal(&((const struct sockaddr_in6 *)a)->sin6_addr,
+			       &((const struct sockaddr_in6 *)b)->sin6_addr);
+}
+
+static int svc_unlisten(int argc, char **argv)
+{
+	struct smbd_test_listener *tl, *tmp;
+	struct sockaddr_storage ss;
+	int n = 0, port = 0, rc;
+
+	if (argc < 1)
+		return -EINVAL;
+	if (strcmp(argv[0], "all")) {
+		rc = svc_parse_addr(argv[0], argc > 1 ? argv[1] : NULL, &ss);
+		if (rc)
+			return rc;
+		port = ss.ss_family == AF_INET ?
+		       ntohs(((struct sockaddr_in *)&ss)->sin_port) :
+		       ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+	}
+	list_for_each_entry_safe(tl, tmp, &svc_listeners, list) {
+		if (strcmp(argv[0], "all") &&
+		    (!svc_addr_eq(&tl->addr, &ss) ||
+		     (port && port != tl->port)))
+			continue;
+		svc_listener_free(tl);
+		n++;
+	}
+	svc_printf("stopped %d listener(s)\n", n);
+	return n ? 0 : -ENOENT;
+}
+
+static int svc_open(const char *name, struct svc_args *a,
+		    struct smbd_test_client **clp)
+{
+	struct smbd_test_client *cl;
+	struct smbd_conn *conn;
+
+	if (strlen(name) >= sizeof(cl->name) || svc_client_find(name))
+		return -EEXIST;
+	cl = kzalloc(sizeof(*cl), GFP_KERNEL);
+	if (!cl)
+		return -ENOMEM;
+	strscpy(cl->name, name, sizeof(cl->name));
+	cl->addr = a->addr;
+	init_waitqueue_head(&cl->wq);
+	conn = smbd_connect(&init_net, (struct sockaddr *)&a->addr, NULL,
+			    &a->cfg, &svc_client_ops, cl);
+	if (IS_ERR(conn)) {
+		svc_printf("error: connect to %pISpc: %ld\n", &a->addr,
+			   PTR_ERR(conn));
+		kfree(cl);
+		return PTR_ERR(conn);
+	}
+	cl->conn = conn;
+	list_add_tail(&cl->list, &svc_clients);
+	svc_printf("connected: ");
+	svc_print_info(conn);
+	*clp = cl;
+	return 0;
+}
+
+static bool svc_echoes_done(struct smbd_test_client *cl, u64 want)
+{
+	return atomic64_read(&cl->received) >= want || smbd_conn_error(cl->conn);
+}
+
+static int svc_send(struct smbd_test_client *cl, u32 count, u32 size,
+		    bool verify)
+{
+	u64 base = atomic64_read(&cl->sent), want, v0, m0;
+	struct kvec kv;
+	struct iov_iter it;
+	ktime_t start;
+	s64 us;
+	u32 i, j;
+	u8 *buf;
+	int rc = 0;
+
+	if (verify && atomic64_read(&cl->received) != base) {
+		svc_printf("error: %s has echoes of earlier messages pending\n",
+			   cl->name);
+		return -EBUSY;
+	}
+	buf = kvmalloc(max_t(u32, size, 1), GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	WRITE_ONCE(cl->expect_size, size);
+	WRITE_ONCE(cl->verify, verify);
+	v0 = atomic64_read(&cl->verified);
+	m0 = atomic64_read(&cl->mismatched);
+	start = ktime_get();
+	for (i = 0; i < count; i++) {
+		for (j = 0; j < size; j++)
+			buf[j] = svc_byte(base + i, j);
+		kv.iov_base = buf;
+		kv.iov_len = size;
+		iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, size);
+		rc = smbd_send(cl->conn, &it, 0, 0);
+		if (rc)
+			break;
+		atomic64_inc(&cl->sent);
+	}
+	if (!rc && verify) {
+		want = base + count;
+		if (!wait_event_timeout(cl->wq, svc_echoes_done(cl, want),
+					msecs_to_jiffies(SMBD_TEST_WAIT_MS)))
+			rc = -ETIMEDOUT;
+		else if (atomic64_read(&cl->received) < want)
+			rc = smbd_conn_error(cl->conn);
+	}
+	us = ktime_us_delta(ktime_get(), start);
+	kvfree(buf);
+
+	svc_printf("sent %u messages of %u bytes (%llu bytes) in %lld us",
+		   i, size, (u64)i * size, us);
+	if (us > 0)
+		svc_printf(", %llu KB/s", div64_u64((u64)i * size * 1000, us));
+	svc_printf("\n");
+	if (verify)
+		svc_printf("verified %llu echoes, %llu mismatched\n",
+			   atomic64_read(&cl->verified) - v0,
+			   atomic64_read(&cl->mismatched) - m0);
+	if (!rc && verify && atomic64_read(&cl->mismatched) != m0)
+		rc = -EBADMSG;
+	if (rc)
+		svc_printf("error: %d\n", rc);
+	return rc;
+}
+
+static int svc_cmd_send(int argc, char **argv)
+{
+	struct smbd_test_client *cl;
+	struct svc_args a = {};
+	int i, rc;
+
+	if (argc < 1)
+		return -EINVAL;
+	cl = svc_client_find(argv[0]);
+	if (!cl) {
+		svc_printf("error: no connection named %s\n", argv[0]);
+		return -ENOENT;
+	}
+	for (i = 1; i < argc; i++) {
+		rc = svc_parse_opt(argv[i], &a);
+		if (rc)
+			return rc;
+	}
+	return svc_send(cl, a.count, a.size, a.verify);
+}
+
+static int svc_close(int argc, char **argv)
+{
+	struct smbd_test_client *cl, *tmp;
+	int n = 0;
+
+	if (argc < 1)
+		return -EINVAL;
+	list_for_each_entry_safe(cl, tmp, &svc_clients, list) {
+		if (strcmp(argv[0], "all") && strcmp(argv[0], cl->name))
+			continue;
+		svc_client_free(cl);
+		n++;
+	}
+	svc_printf("closed %d connection(s)\n", n);
+	return n ? 0 : -ENOENT;
+}
+
+static int svc_run(int argc, char **argv)
+{
+	struct smbd_test_client *cl;
+	struct svc_args a;
+	int rc;
+
+	rc = svc_parse(argc, argv, &a);
+	if (rc)
+		return rc;
+	rc = svc_open(".run", &a, &cl);
+	if (rc)
+		return rc;
+	rc = svc_send(cl, a.count, a.size, a.verify);
+	svc_client_free(cl);
+	return rc;
+}
+
+#define SVC_MAX_ARGS	16
+
+static int svc_command(char *line)
+{
+	char *argv[SVC_MAX_ARGS], *tok;
+	int argc = 0;
+
+	while ((tok = strsep(&line, " \t\n")) != NULL) {
+		if (!*tok)
+			continue;
+		if (argc == SVC_MAX_ARGS)
+			return -E2BIG;
+		argv[argc++] = tok;
+	}
+	if (!argc)
+		return -EINVAL;
+	if (!strcmp(argv[0], "listen"))
+		return svc_listen(argc - 1, argv + 1);
+	if (!strcmp(argv[0], "unlisten"))
+		return svc_unlisten(argc - 1, argv + 1);
+	if (!strcmp(argv[0], "open")) {
+		struct smbd_test_client *cl;
+		struct svc_args a;
+		int rc;
+
+		if (argc < 3)
+			return -EINVAL;
+		rc = svc_parse(argc - 2, argv + 2, &a);
+		return rc ? rc : svc_open(argv[1], &a, &cl);
+	}
+	if (!strcmp(argv[0], "send"))
+		return svc_cmd_send(argc - 1, argv + 1);
+	if (!strcmp(argv[0], "close"))
+		return svc_close(argc - 1, argv + 1);
+	if (!strcmp(argv[0], "run"))
+		return svc_run(argc - 1, argv + 1);
+	return -EINVAL;
+}
+
+static ssize_t svc_control_write(struct file *file, const char __user *ubuf,
+				 size_t len, loff_t *ppos)
+{
+	char *line;
+	int rc;
+
+	if (len >= PAGE_SIZE)
+		return -E2BIG;
+	line = memdup_user_nul(ubuf, len);
+	if (IS_ERR(line))
+		return PTR_ERR(line);
+	mutex_lock(&svc_mutex);
+	svc_result_len = 0;
+	svc_result[0] = '\0';
+	rc = svc_command(line);
+	if (rc && !svc_result_len)
+		svc_printf("error: %d\n", rc);
+	mutex_unlock(&svc_mutex);
+	kfree(line);
+	return rc ? rc : len;
+}
+
+static const struct file_operations svc_control_fops = {
+	.owner = THIS_MODULE,
+	.write = svc_control_write,
+	.llseek = noop_llseek,
+};
+
+static int svc_result_show(struct seq_file *m, void *unused)
+{
+	mutex_lock(&svc_mutex);
+	seq_puts(m, svc_result);
+	mutex_unlock(&svc_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(svc_result);
+
+static int svc_status_show(struct seq_file *m, void *unused)
+{
+	struct smbd_test_listener *tl;
+	struct smbd_test_client *cl;
+	struct smbd_test_sconn *sc;
+
+	mutex_lock(&svc_mutex);
+	list_for_each_entry(tl, &svc_listeners, list) {
+		seq_printf(m, "listener %s %pISc port=%d accepted=%lld\n",
+			   tl->mode == SMBD_TEST_ECHO ? "echo" : "sink",
+			   &tl->addr, tl->port,
+			   (long long)atomic64_read(&tl->accepted));
+		spin_lock_bh(&svc_lock);
+		list_for_each_entry(sc, &tl->conns, list)
+			seq_printf(m, "  server conn=%u messages=%lld bytes=%lld echo_errors=%lld error=%d\n",
+				   smbd_conn_id(sc->conn),
+				   (long long)atomic64_read(&sc->msgs),
+				   (long long)atomic64_read(&sc->bytes),
+				   (long long)atomic64_read(&sc->echo_errors),
+				   smbd_conn_error(sc->conn));
+		spin_unlock_bh(&svc_lock);
+	}
+	list_for_each_entry(cl, &svc_clients, list)
+		seq_printf(m, "client %s conn=%u peer=%pISpc sent=%lld received=%lld verified=%lld mismatched=%lld error=%d\n",
+			   cl->name, smbd_conn_id(cl->conn), &cl->addr,
+			   (long long)atomic64_read(&cl->sent),
+			   (long long)atomic64_read(&cl->received),
+			   (long long)atomic64_read(&cl->verified),
+			   (long long)atomic64_read(&cl->mismatched),
+			   smbd_conn_error(cl->conn));
+	mutex_unlock(&svc_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(svc_status);
+
+static int __init svc_init(void)
+{
+	svc_result = kzalloc(SMBD_TEST_RESULT_MAX, GFP_KERNEL);
+	if (!svc_result)
+		return -ENOMEM;
+	INIT_WORK(&svc_reaper, svc_reaper_fn);
+	svc_dir = debugfs_create_dir("smbd_test", NULL);
+	debugfs_create_file("control", 0200, svc_dir, NULL, &svc_control_fops);
+	debugfs_create_file("result", 0444, svc_dir, NULL, &svc_result_fops);
+	debugfs_create_file("status", 0444, svc_dir, NULL, &svc_status_fops);
+	return 0;
+}
+
+static void __exit svc_exit(void)
+{
+	struct smbd_test_listener *tl, *tlt;
+	struct smbd_test_client *cl, *clt;
+
+	debugfs_remove_recursive(svc_dir);
+	mutex_lock(&svc_mutex);
+	list_for_each_entry_safe(cl, clt, &svc_clients, list)
+		svc_client_free(cl);
+	list_for_each_entry_safe(tl, tlt, &svc_listeners, list)
+		svc_listener_free(tl);
+	mutex_unlock(&svc_mutex);
+	cancel_work_sync(&svc_reaper);
+	kfree(svc_result);
+}
+
+module_init(svc_init);
+module_exit(svc_exit);
+
+MODULE_DESCRIPTION("SMB Direct test and demo service (echo/sink listeners, client)");
+MODULE_LICENSE("GPL");
