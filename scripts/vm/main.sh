@@ -4,7 +4,8 @@
 # The VM's run: bring up rxe and siw, install and load our modules the way a
 # user would, then do what smbd.mode= on the kernel command line asks:
 #   check  run every KUnit module and every tests/vm/*.sh, print KTAP
-#   demo   show the RDMA links and what smbdirect sees
+#   demo   show the RDMA links and what smbdirect sees, then SMB Direct
+#          echo rounds over rxe and siw (demo.sh)
 #   exec   run /smbd/exec (the host's --exec FILE) and return its status
 . /smbd/lib.sh
 
@@ -25,6 +26,7 @@ demo)
 	rdma link show
 	say "/sys/kernel/debug/smbdirect/devices:"
 	cat /sys/kernel/debug/smbdirect/devices
+	sh /smbd/demo.sh
 	;;
 exec)
 	rdma_setup || exit 1
