@@ -26,6 +26,7 @@
 #include <linux/inet.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
+#include <linux/netdevice.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
 #include <linux/wait.h>
@@ -42,6 +43,12 @@ MODULE_PARM_DESC(rxe_dev, "name of the RoCE (rxe) device under test");
 static char *rxe_addr = "192.0.2.1";
 module_param(rxe_addr, charp, 0444);
 MODULE_PARM_DESC(rxe_addr, "IPv4 address of the rxe device's interface");
+static char *rxe_netdev = "smbd-v0";
+module_param(rxe_netdev, charp, 0444);
+MODULE_PARM_DESC(rxe_netdev, "net device under the rxe device");
+static char *siw_netdev = "smbd-d0";
+module_param(siw_netdev, charp, 0444);
+MODULE_PARM_DESC(siw_netdev, "net device under the siw device");
 static char *siw_dev = "siw0";
 module_param(siw_dev, charp, 0444);
 MODULE_PARM_DESC(siw_dev, "name of the iWARP (siw) device under test");
@@ -58,12 +65,13 @@ struct tl_dev {
 	const char *kind;
 	char **dev;
 	char **addr;
+	char **netdev;
 	bool iwarp;
 };
 
 static const struct tl_dev tl_devs[] = {
-	{ "rxe", &rxe_dev, &rxe_addr, false },
-	{ "siw", &siw_dev, &siw_addr, true },
+	{ "rxe", &rxe_dev, &rxe_addr, &rxe_netdev, false },
+	{ "siw", &siw_dev, &siw_addr, &siw_netdev, true },
 };
 
 static void tl_dev_desc(const struct tl_dev *d, char *desc)
@@ -1243,7 +1251,26 @@ static void smbd_many_connections(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tl_nconns(srv), TL_NCONN);
 }
 
+/* The device's net device is RDMA capable, the loopback device is not. */
+static void smbd_netdev_capable(struct kunit *test)
+{
+	const struct tl_dev *d = test->param_value;
+	struct net_device *ndev;
+	struct sockaddr_in sin;
+
+	tl_addr(test, d, &sin);
+	ndev = dev_get_by_name(&init_net, *d->netdev);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, ndev, "no net device %s", *d->netdev);
+	KUNIT_EXPECT_TRUE(test, smbd_netdev_rdma_capable(ndev));
+	dev_put(ndev);
+	ndev = dev_get_by_name(&init_net, "lo");
+	KUNIT_ASSERT_NOT_NULL(test, ndev);
+	KUNIT_EXPECT_FALSE(test, smbd_netdev_rdma_capable(ndev));
+	dev_put(ndev);
+}
+
 static struct kunit_case smbd_transport_live_cases[] = {
+	KUNIT_CASE_PARAM(smbd_netdev_capable, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbd_negotiate_both_ways, tl_dev_gen_params),
 	KUNIT_CASE_PARAM_ATTR(smbd_size_classes_both_ways, tl_dev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),

@@ -504,9 +504,12 @@ int smbd_conn_cm_event(struct smbd_conn *conn, struct rdma_cm_id *id,
 		wake_up_all(&conn->wq);
 		break;
 	case RDMA_CM_EVENT_ESTABLISHED:
-		spin_lock_bh(&conn->lock);
-		smbd_conn_record_ird_ord(conn, &event->param.conn);
-		spin_unlock_bh(&conn->lock);
+		/* The passive side keeps what it negotiated at the request. */
+		if (conn->role == SMBD_ROLE_ACTIVE) {
+			spin_lock_bh(&conn->lock);
+			smbd_conn_record_ird_ord(conn, &event->param.conn);
+			spin_unlock_bh(&conn->lock);
+		}
 		set_bit(SMBD_CMF_ESTABLISHED, &conn->cm_flags);
 		wake_up_all(&conn->wq);
 		break;

@@ -205,6 +205,43 @@ bool smbd_device_limits(struct ib_device *ibdev, struct smbd_dev_limits *out)
 }
 
 /**
+ * smbd_netdev_rdma_capable() - is there a usable RDMA device on a netdev
+ * @ndev: network device
+ *
+ * What an SMB server asks before it advertises RDMA on an interface (ksmbd's
+ * ksmbd_rdma_capable_netdev()).
+ *
+ * Context: process, may sleep.
+ *
+ * Return: true if a port of a device smbdirect can use is bound to @ndev.
+ */
+bool smbd_netdev_rdma_capable(struct net_device *ndev)
+{
+	struct smbd_device *sdev;
+	struct net_device *pdev;
+	bool found = false;
+	u32 port;
+
+	mutex_lock(&smbd_devices_lock);
+	list_for_each_entry(sdev, &smbd_devices, list) {
+		if (sdev->limits.verdict != SMBD_DEV_OK)
+			continue;
+		rdma_for_each_port(sdev->ibdev, port) {
+			pdev = ib_device_get_netdev(sdev->ibdev, port);
+			if (pdev == ndev)
+				found = true;
+			if (pdev)
+				dev_put(pdev);
+		}
+		if (found)
+			break;
+	}
+	mutex_unlock(&smbd_devices_lock);
+	return found;
+}
+EXPORT_SYMBOL_GPL(smbd_netdev_rdma_capable);
+
+/**
  * smbd_device_init() - start tracking RDMA devices
  *
  * Return: 0 or a negative errno from ib_register_client().

@@ -36,6 +36,7 @@
 #include <smbdirect/pdu.h>
 
 struct net;
+struct net_device;
 struct smbd_conn;
 struct smbd_listener;
 struct smbd_msg;
@@ -165,5 +166,7 @@ u32 smbd_conn_id(struct smbd_conn *conn);
 
 void smbd_disconnect(struct smbd_conn *conn);
 void smbd_destroy(struct smbd_conn *conn);
+
+bool smbd_netdev_rdma_capable(struct net_device *ndev);
 
 #endif /* _SMBDIRECT_SMBDIRECT_H */
