@@ -55,6 +55,7 @@ class Level:
 def parse(lines):
     passed = failed = skipped = 0
     failures = []
+    timings = []  # (seconds, name) of top-level tests that report "took N s"
     diag = []
     stack = []  # open Levels, shallowest first
     saw_exit = None
@@ -86,6 +87,10 @@ def parse(lines):
             stack.append(Level(indent))
         level = stack[-1]
         level.results += 1
+        if indent == 0 and diag:
+            t = re.match(r'^# took (\d+) s$', diag[-1])
+            if t:
+                timings.append((int(t.group(1)), name))
         if kid_results == 0:
             if directive == 'SKIP':
                 skipped += 1
@@ -101,7 +106,7 @@ def parse(lines):
                 failed += 1
                 failures.append((name + ' (no failing subtest)', diag))
         diag = []
-    return passed, failed, skipped, failures, saw_exit
+    return passed, failed, skipped, failures, saw_exit, timings
 
 
 def console_tail(path, n):
@@ -149,7 +154,10 @@ def main():
             lines = f.readlines()
     except FileNotFoundError:
         lines = []
-    passed, failed, skipped, failures, saw_exit = parse(lines)
+    passed, failed, skipped, failures, saw_exit, timings = parse(lines)
+    slow = sorted(timings, reverse=True)[:5]
+    if slow:
+        print('[%s] slowest: %s' % (a.label, ', '.join('%s %ds' % (n, t) for t, n in slow)))
     problems = []
     if saw_exit is None:
         problems.append('the VM did not finish its run (crash, panic or timeout); '

@@ -7,6 +7,8 @@
 
 KT_N=0
 
+uptime_s() { cut -d. -f1 /proc/uptime; }
+
 kt_result() { # kt_result 0|1 NAME [DIAGNOSTIC...]
 	_rc=$1 _name=$2
 	shift 2
@@ -25,8 +27,9 @@ kt_result() { # kt_result 0|1 NAME [DIAGNOSTIC...]
 kt_run() {
 	_name=$1
 	shift
+	_t0=$(uptime_s)
 	_out=$("$@" 2>&1)
-	kt_result $? "$_name" "$_out"
+	kt_result $? "$_name" "$_out" "took $(( $(uptime_s) - _t0 )) s"
 }
 
 kunit_suites() {
@@ -37,6 +40,7 @@ kunit_suites() {
 kt_kunit() {
 	_mod=$1
 	shift
+	_t0=$(uptime_s)
 	_before=$(kunit_suites)
 	_out=$(modprobe "$_mod" "$@" 2>&1)
 	_rc=$?
@@ -54,7 +58,7 @@ kt_kunit() {
 		grep -q '^ok\|^not ok' "$_res" || _fail=1
 	done
 	_out=$(rmmod "$_mod" 2>&1) || { _fail=1; echo "# rmmod $_mod: $_out"; }
-	kt_result "$_fail" "kunit:$_mod"
+	kt_result "$_fail" "kunit:$_mod" "took $(( $(uptime_s) - _t0 )) s"
 }
 
 devices_lists() { # devices_lists DEV: smbdirect's debugfs shows DEV, usable, port ACTIVE
