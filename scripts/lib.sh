@@ -14,3 +14,16 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 smbd_kernel_pkgver() {
 	dpkg-query -W -f '${Version}' linux-source-6.12 2>/dev/null
 }
+
+# smbd_sync_src DIR: copy the checkout's sources to DIR for an out-of-tree
+# build, leaving out every build product an in-tree `make` may have left
+# behind (a stale .mod file would make kbuild link objects built against
+# another kernel).
+smbd_sync_src() {
+	mkdir -p "$1"
+	rsync -a --delete --exclude=/out --exclude=/.git \
+		--exclude='*.o' --exclude='*.ko' --exclude='*.a' --exclude='*.mod' \
+		--exclude='*.mod.c' --exclude='*.order' --exclude=Module.symvers \
+		--exclude='.*.cmd' --exclude='*.dwo' --exclude=.tmp_versions \
+		"$SMBD_TOP/" "$1/"
+}

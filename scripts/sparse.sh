@@ -9,8 +9,7 @@ set -euo pipefail
 kdir=${KDIR:-$("$SMBD_TOP/scripts/kernel.sh" plain)}
 bdir="$SMBD_OUT/build-sparse"
 mkdir -p "$bdir"
-rsync -a --delete --exclude=/out --exclude=/.git --exclude='*.o' --exclude='*.ko' \
-	--exclude='.*.cmd' "$SMBD_TOP/" "$bdir/src/"
+smbd_sync_src "$bdir/src"
 log="$bdir/sparse.log"
 if ! make -C "$kdir" M="$bdir/src" W=1 C=2 -j"$SMBD_JOBS" modules >"$log" 2>&1; then
 	cat "$log"

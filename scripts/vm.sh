@@ -67,8 +67,7 @@ krel=$(cat "$kdir/include/config/kernel.release")
 bdir="$SMBD_OUT/build-$variant"
 if [ "$build" -eq 1 ]; then
 	mkdir -p "$bdir"
-	rsync -a --delete --exclude=/out --exclude=/.git --exclude='*.o' \
-		--exclude='*.ko' --exclude='.*.cmd' "$SMBD_TOP/" "$bdir/src/"
+	smbd_sync_src "$bdir/src"
 	say "building modules against $krel"
 	if ! make -C "$kdir" M="$bdir/src" W=1 -j"$SMBD_JOBS" modules >"$outdir/build.log" 2>&1; then
 		cat "$outdir/build.log" >&2
