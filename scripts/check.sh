@@ -13,86 +13,92 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-"$SMBD_TOP/scripts/setup.sh" || die "setup failed"
+# One function, read whole before it runs: editing this file while a run
+# is in progress cannot derail that run.
+main() {
+	"$SMBD_TOP/scripts/setup.sh" || die "setup failed"
 
-passed=0
-failed=0
-skipped=0
-t0=$(date +%s)
+	passed=0
+	failed=0
+	skipped=0
+	t0=$(date +%s)
 
-step() { # step NAME COMMAND...: one pass/fail line of its own
-	local name=$1
-	shift
-	if "$@"; then
-		passed=$((passed + 1))
-		echo "check: ok: $name"
-	else
-		failed=$((failed + 1))
-		echo "check: FAILED: $name"
+	step() { # step NAME COMMAND...: one pass/fail line of its own
+		local name=$1
+		shift
+		if "$@"; then
+			passed=$((passed + 1))
+			echo "check: ok: $name"
+		else
+			failed=$((failed + 1))
+			echo "check: FAILED: $name"
+		fi
+	}
+
+	add_counts() { # add the counts file of one VM run
+		local p f s
+		if [ -f "$1" ] && read -r p f s <"$1"; then
+			passed=$((passed + p))
+			failed=$((failed + f))
+			skipped=$((skipped + s))
+		else
+			failed=$((failed + 1))
+		fi
+	}
+
+	step "checkpatch --strict" "$SMBD_TOP/scripts/checkpatch.sh"
+	step "sparse and W=1" "$SMBD_TOP/scripts/sparse.sh"
+
+	# Build every kernel first (sequentially: each build uses all cores), then
+	# run the VMs side by side: a TCG guest keeps one host core busy, and the
+	# slow debug run then costs no extra wall time.
+	kernels=()
+	for k in ${SMBD_KERNELS:-plain debug}; do
+		t=$(date +%s)
+		if "$SMBD_TOP/scripts/kernel.sh" "$k" >/dev/null; then
+			say "$k kernel ready after $(( $(date +%s) - t )) s"
+			kernels+=("$k")
+		else
+			failed=$((failed + 1))
+			echo "check: FAILED: building the $k kernel"
+		fi
+	done
+
+	declare -A pid=()
+	for k in "${kernels[@]}"; do
+		rm -f "$SMBD_OUT/$k-check/counts"
+		mkdir -p "$SMBD_OUT"
+		"$SMBD_TOP/scripts/vm.sh" --kernel "$k" >"$SMBD_OUT/$k-check.log" 2>&1 &
+		pid[$k]=$!
+		# Start the next run once this one's module build is done, so the
+		# builds do not race for the cores.
+		while kill -0 "$!" 2>/dev/null && ! grep -q '^==> booting' "$SMBD_OUT/$k-check.log"; do
+			sleep 1
+		done
+	done
+
+	if [ "${SMBD_SELFTEST:-1}" != 0 ] && [ -n "${pid[plain]:-}" ]; then
+		# Wait for the plain run (it built the modules the self-test reuses).
+		wait "${pid[plain]}"
+		for m in fail warn; do
+			step "pipeline notices a deliberate KUnit $m" \
+				"$SMBD_TOP/scripts/vm.sh" --kernel plain --inject "$m" --no-build
+		done
 	fi
+
+	wait
+	for k in "${kernels[@]}"; do
+		cat "$SMBD_OUT/$k-check.log"
+		add_counts "$SMBD_OUT/$k-check/counts"
+	done
+
+	say "make check took $(( $(date +%s) - t0 )) s"
+	if [ "$skipped" -gt 0 ]; then
+		echo "$passed passed, $failed failed, $skipped skipped"
+	else
+		echo "$passed passed, $failed failed"
+	fi
+	[ "$failed" -eq 0 ]
 }
 
-add_counts() { # add the counts file of one VM run
-	local p f s
-	if [ -f "$1" ] && read -r p f s <"$1"; then
-		passed=$((passed + p))
-		failed=$((failed + f))
-		skipped=$((skipped + s))
-	else
-		failed=$((failed + 1))
-	fi
-}
-
-step "checkpatch --strict" "$SMBD_TOP/scripts/checkpatch.sh"
-step "sparse and W=1" "$SMBD_TOP/scripts/sparse.sh"
-
-# Build every kernel first (sequentially: each build uses all cores), then
-# run the VMs side by side: a TCG guest keeps one host core busy, and the
-# slow debug run then costs no extra wall time.
-kernels=()
-for k in ${SMBD_KERNELS:-plain debug}; do
-	t=$(date +%s)
-	if "$SMBD_TOP/scripts/kernel.sh" "$k" >/dev/null; then
-		say "$k kernel ready after $(( $(date +%s) - t )) s"
-		kernels+=("$k")
-	else
-		failed=$((failed + 1))
-		echo "check: FAILED: building the $k kernel"
-	fi
-done
-
-declare -A pid=()
-for k in "${kernels[@]}"; do
-	rm -f "$SMBD_OUT/$k-check/counts"
-	mkdir -p "$SMBD_OUT"
-	"$SMBD_TOP/scripts/vm.sh" --kernel "$k" >"$SMBD_OUT/$k-check.log" 2>&1 &
-	pid[$k]=$!
-	# Start the next run once this one's module build is done, so the
-	# builds do not race for the cores.
-	while kill -0 "$!" 2>/dev/null && ! grep -q '^==> booting' "$SMBD_OUT/$k-check.log"; do
-		sleep 1
-	done
-done
-
-if [ "${SMBD_SELFTEST:-1}" != 0 ] && [ -n "${pid[plain]:-}" ]; then
-	# Wait for the plain run (it built the modules the self-test reuses).
-	wait "${pid[plain]}"
-	for m in fail warn; do
-		step "pipeline notices a deliberate KUnit $m" \
-			"$SMBD_TOP/scripts/vm.sh" --kernel plain --inject "$m" --no-build
-	done
-fi
-
-wait
-for k in "${kernels[@]}"; do
-	cat "$SMBD_OUT/$k-check.log"
-	add_counts "$SMBD_OUT/$k-check/counts"
-done
-
-say "make check took $(( $(date +%s) - t0 )) s"
-if [ "$skipped" -gt 0 ]; then
-	echo "$passed passed, $failed failed, $skipped skipped"
-else
-	echo "$passed passed, $failed failed"
-fi
-[ "$failed" -eq 0 ]
+main "$@"

@@ -21,119 +21,125 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-variant=plain
-mode=check
-exec_file=
-inject=
-outdir=
-timeout_s=
-build=1
+# One function, read whole before it runs: editing this file while a run
+# is in progress cannot derail that run.
+main() {
+	variant=plain
+	mode=check
+	exec_file=
+	inject=
+	outdir=
+	timeout_s=
+	build=1
 
-usage() {
-	sed -n '3,20p' "$0" | sed 's/^# \{0,1\}//'
-	exit "${1:-0}"
+	usage() {
+		sed -n '3,20p' "$0" | sed 's/^# \{0,1\}//'
+		exit "${1:-0}"
+	}
+
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		--kernel) variant=$2; shift 2 ;;
+		--demo) mode=demo; shift ;;
+		--exec) mode=exec; exec_file=$(readlink -f "$2"); shift 2 ;;
+		--inject) inject=$2; shift 2 ;;
+		--out) outdir=$2; shift 2 ;;
+		--timeout) timeout_s=$2; shift 2 ;;
+		--no-build) build=0; shift ;;
+		-h|--help) usage 0 ;;
+		*) echo "unknown argument: $1" >&2; usage 2 ;;
+		esac
+	done
+	case "$inject" in ""|fail|warn) ;; *) die "--inject takes fail or warn" ;; esac
+	[ "$mode" != exec ] || [ -f "$exec_file" ] || die "--exec: no such file"
+
+	label="$variant-$mode${inject:+-inject-$inject}"
+	outdir=${outdir:-$SMBD_OUT/$label}
+	if [ -z "$timeout_s" ]; then
+		# Emulated CPUs: the debug kernel runs several times slower.
+		if [ "$variant" = debug ]; then timeout_s=1800; else timeout_s=900; fi
+	fi
+	mkdir -p "$outdir"
+	rm -f "$outdir"/{console.log,results.log,initrd.cpio}
+
+	kdir=$("$SMBD_TOP/scripts/kernel.sh" "$variant")
+	krel=$(cat "$kdir/include/config/kernel.release")
+
+	# Our modules, built out of tree in a copy of the sources per kernel, so
+	# builds against the two kernels never share objects.
+	bdir="$SMBD_OUT/build-$variant"
+	if [ "$build" -eq 1 ]; then
+		mkdir -p "$bdir"
+		smbd_sync_src "$bdir/src"
+		say "building modules against $krel"
+		if ! make -C "$kdir" M="$bdir/src" W=1 -j"$SMBD_JOBS" modules >"$outdir/build.log" 2>&1; then
+			cat "$outdir/build.log" >&2
+			die "module build failed"
+		fi
+		if grep -E 'warning:|error:' "$outdir/build.log" >&2; then
+			die "module build printed warnings (W=1 must be clean)"
+		fi
+	fi
+	mapfile -t kos < <(find "$bdir/src" -name '*.ko' | LC_ALL=C sort)
+	[ ${#kos[@]} -gt 0 ] || die "no modules built in $bdir/src"
+
+	# Per-run archive: init, the in-VM scripts, the shell tests and the module
+	# tree (the kernel's own modules plus ours under extra/, indexed by depmod).
+	base=$("$SMBD_TOP/scripts/mkinitramfs.sh")
+	stage=$(mktemp -d)
+	trap 'rm -rf "$stage"' EXIT
+	mkdir -p "$stage/smbd/tests" "$stage/lib/modules"
+	cp "$SMBD_TOP/scripts/vm/init" "$stage/init"
+	chmod 755 "$stage/init"
+	cp "$SMBD_TOP"/scripts/vm/*.sh "$stage/smbd/"
+	cp "$SMBD_TOP"/tests/vm/*.sh "$stage/smbd/tests/" 2>/dev/null || true
+	[ "$mode" != exec ] || cp "$exec_file" "$stage/smbd/exec"
+	cp -a "$kdir/modroot/lib/modules/$krel" "$stage/lib/modules/"
+	rm -f "$stage/lib/modules/$krel/build" "$stage/lib/modules/$krel/source"
+	mkdir -p "$stage/lib/modules/$krel/extra"
+	cp "${kos[@]}" "$stage/lib/modules/$krel/extra/"
+	depmod -b "$stage" "$krel"
+	(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet) \
+		>"$outdir/run.cpio"
+	cat "$base" "$outdir/run.cpio" >"$outdir/initrd.cpio"
+	rm -f "$outdir/run.cpio"
+
+	append="console=ttyS0 loglevel=6 panic=-1 no_hash_pointers smbd.mode=$mode"
+	append+=" rcupdate.rcu_cpu_stall_timeout=120 hung_task_timeout_secs=240"
+	[ -z "$inject" ] || append+=" smbd.inject=$inject"
+	mem=2048
+	[ "$variant" != debug ] || mem=3072
+
+	say "booting $krel ($label), timeout ${timeout_s}s; logs in $outdir"
+	start=$(date +%s)
+	qrc=0
+	timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 \
+		-accel tcg,thread=single -cpu max -smp 2 -m "$mem" \
+		-kernel "$kdir/arch/x86/boot/bzImage" -initrd "$outdir/initrd.cpio" \
+		-append "$append" \
+		-display none -monitor none -no-reboot -nic none \
+		-serial "file:$outdir/console.log" -serial "file:$outdir/results.log" \
+		-virtfs "local,path=$SMBD_TOP,mount_tag=smbdsrc,security_model=none,readonly=on" \
+		</dev/null || qrc=$?
+	say "VM ran for $(( $(date +%s) - start )) s (qemu status $qrc)"
+	[ "$qrc" -ne 124 ] || echo "[$label] timed out after ${timeout_s}s" >&2
+
+	case "$mode" in
+	check)
+		args=(--results "$outdir/results.log" --console "$outdir/console.log"
+		      --label "$label" --counts "$outdir/counts")
+		[ -z "$inject" ] || args+=(--expect-fail inject)
+		python3 "$SMBD_TOP/scripts/ktap.py" "${args[@]}"
+		;;
+	*)
+		sed -e 's/\r$//' -e '/^SMBD-VM-EXIT /d' "$outdir/results.log"
+		rc=$(sed -n 's/\r$//; s/^SMBD-VM-EXIT \([0-9]*\)$/\1/p' "$outdir/results.log")
+		python3 "$SMBD_TOP/scripts/ktap.py" --console-only --console "$outdir/console.log" \
+			--label "$label" || exit 1
+		[ -n "$rc" ] || die "the VM did not finish (see $outdir/console.log)"
+		exit "$rc"
+		;;
+	esac
 }
 
-while [ $# -gt 0 ]; do
-	case "$1" in
-	--kernel) variant=$2; shift 2 ;;
-	--demo) mode=demo; shift ;;
-	--exec) mode=exec; exec_file=$(readlink -f "$2"); shift 2 ;;
-	--inject) inject=$2; shift 2 ;;
-	--out) outdir=$2; shift 2 ;;
-	--timeout) timeout_s=$2; shift 2 ;;
-	--no-build) build=0; shift ;;
-	-h|--help) usage 0 ;;
-	*) echo "unknown argument: $1" >&2; usage 2 ;;
-	esac
-done
-case "$inject" in ""|fail|warn) ;; *) die "--inject takes fail or warn" ;; esac
-[ "$mode" != exec ] || [ -f "$exec_file" ] || die "--exec: no such file"
-
-label="$variant-$mode${inject:+-inject-$inject}"
-outdir=${outdir:-$SMBD_OUT/$label}
-if [ -z "$timeout_s" ]; then
-	# Emulated CPUs: the debug kernel runs several times slower.
-	if [ "$variant" = debug ]; then timeout_s=1800; else timeout_s=900; fi
-fi
-mkdir -p "$outdir"
-rm -f "$outdir"/{console.log,results.log,initrd.cpio}
-
-kdir=$("$SMBD_TOP/scripts/kernel.sh" "$variant")
-krel=$(cat "$kdir/include/config/kernel.release")
-
-# Our modules, built out of tree in a copy of the sources per kernel, so
-# builds against the two kernels never share objects.
-bdir="$SMBD_OUT/build-$variant"
-if [ "$build" -eq 1 ]; then
-	mkdir -p "$bdir"
-	smbd_sync_src "$bdir/src"
-	say "building modules against $krel"
-	if ! make -C "$kdir" M="$bdir/src" W=1 -j"$SMBD_JOBS" modules >"$outdir/build.log" 2>&1; then
-		cat "$outdir/build.log" >&2
-		die "module build failed"
-	fi
-	if grep -E 'warning:|error:' "$outdir/build.log" >&2; then
-		die "module build printed warnings (W=1 must be clean)"
-	fi
-fi
-mapfile -t kos < <(find "$bdir/src" -name '*.ko' | LC_ALL=C sort)
-[ ${#kos[@]} -gt 0 ] || die "no modules built in $bdir/src"
-
-# Per-run archive: init, the in-VM scripts, the shell tests and the module
-# tree (the kernel's own modules plus ours under extra/, indexed by depmod).
-base=$("$SMBD_TOP/scripts/mkinitramfs.sh")
-stage=$(mktemp -d)
-trap 'rm -rf "$stage"' EXIT
-mkdir -p "$stage/smbd/tests" "$stage/lib/modules"
-cp "$SMBD_TOP/scripts/vm/init" "$stage/init"
-chmod 755 "$stage/init"
-cp "$SMBD_TOP"/scripts/vm/*.sh "$stage/smbd/"
-cp "$SMBD_TOP"/tests/vm/*.sh "$stage/smbd/tests/" 2>/dev/null || true
-[ "$mode" != exec ] || cp "$exec_file" "$stage/smbd/exec"
-cp -a "$kdir/modroot/lib/modules/$krel" "$stage/lib/modules/"
-rm -f "$stage/lib/modules/$krel/build" "$stage/lib/modules/$krel/source"
-mkdir -p "$stage/lib/modules/$krel/extra"
-cp "${kos[@]}" "$stage/lib/modules/$krel/extra/"
-depmod -b "$stage" "$krel"
-(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet) \
-	>"$outdir/run.cpio"
-cat "$base" "$outdir/run.cpio" >"$outdir/initrd.cpio"
-rm -f "$outdir/run.cpio"
-
-append="console=ttyS0 loglevel=6 panic=-1 no_hash_pointers smbd.mode=$mode"
-append+=" rcupdate.rcu_cpu_stall_timeout=120 hung_task_timeout_secs=240"
-[ -z "$inject" ] || append+=" smbd.inject=$inject"
-mem=2048
-[ "$variant" != debug ] || mem=3072
-
-say "booting $krel ($label), timeout ${timeout_s}s; logs in $outdir"
-start=$(date +%s)
-qrc=0
-timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 \
-	-accel tcg,thread=single -cpu max -smp 2 -m "$mem" \
-	-kernel "$kdir/arch/x86/boot/bzImage" -initrd "$outdir/initrd.cpio" \
-	-append "$append" \
-	-display none -monitor none -no-reboot -nic none \
-	-serial "file:$outdir/console.log" -serial "file:$outdir/results.log" \
-	-virtfs "local,path=$SMBD_TOP,mount_tag=smbdsrc,security_model=none,readonly=on" \
-	</dev/null || qrc=$?
-say "VM ran for $(( $(date +%s) - start )) s (qemu status $qrc)"
-[ "$qrc" -ne 124 ] || echo "[$label] timed out after ${timeout_s}s" >&2
-
-case "$mode" in
-check)
-	args=(--results "$outdir/results.log" --console "$outdir/console.log"
-	      --label "$label" --counts "$outdir/counts")
-	[ -z "$inject" ] || args+=(--expect-fail inject)
-	python3 "$SMBD_TOP/scripts/ktap.py" "${args[@]}"
-	;;
-*)
-	sed -e 's/\r$//' -e '/^SMBD-VM-EXIT /d' "$outdir/results.log"
-	rc=$(sed -n 's/\r$//; s/^SMBD-VM-EXIT \([0-9]*\)$/\1/p' "$outdir/results.log")
-	python3 "$SMBD_TOP/scripts/ktap.py" --console-only --console "$outdir/console.log" \
-		--label "$label" || exit 1
-	[ -n "$rc" ] || die "the VM did not finish (see $outdir/console.log)"
-	exit "$rc"
-	;;
-esac
+main "$@"
