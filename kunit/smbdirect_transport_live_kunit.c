@@ -7,9 +7,15 @@
  * Cases: negotiation both ways on the default ports with the negotiated
  * parameters checked on both sides; messages of every size class in both
  * directions with content checks (empty, 1 byte, exactly one fragment,
- * one byte more, several fragments, exactly the peer's
- * MaxFragmentedSize, one byte more as a local error); the recv and
- * disconnected callbacks.
+ * one byte more, several fragments, exactly the peer's MaxFragmentedSize,
+ * one byte more as a local error); the recv and disconnected callbacks;
+ * hostile or silent peers played by a raw RDMA CM endpoint (passive
+ * negotiation timeout, short request, unsupported version, misaligned
+ * DataOffset, and every broken Negotiate Response at the active side),
+ * each checking its per-cause counter; 10,000 checked messages; three-credit
+ * windows both ways; a receiver that stops reading; keepalive exchange and
+ * idle disconnect with short timers; a peer that disconnects mid-stream;
+ * 64 connections at once.
  *
  * A missing device, an address on another device, or a step that does not
  * finish within timeout_ms fails the case: nothing here skips.
@@ -581,6 +587,12 @@ struct tl_raw {
 	wait_queue_head_t wq;
 	unsigned long seen;
 	int bad;
+	/* A raw listener: the endpoint its one connect request becomes. */
+	struct tl_raw *child;
+	/* A raw server: answer the request with @resp (@resp_len bytes). */
+	bool respond;
+	struct smbd_negotiate_resp resp;
+	u32 resp_len;
 };
 
 static void tl_raw_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -592,10 +604,47 @@ static void tl_raw_done(struct ib_cq *cq, struct ib_wc *wc)
 	complete(&x->done);
 }
 
+static int tl_raw_setup(struct tl_raw *raw);
+static int __tl_raw_post_recv(struct tl_raw *raw);
+
+/* A raw listener's connect request: set up its child and accept. */
+static int tl_raw_accept(struct tl_raw *lis, struct rdma_cm_id *id)
+{
+	struct rdma_conn_param cp = {
+		.responder_resources = 1,
+		.initiator_depth = 1,
+		.rnr_retry_count = 6,
+	};
+	struct tl_raw *c = lis->child;
+	int rc;
+
+	if (!c || c->id)
+		return -ECONNREFUSED;
+	c->id = id;
+	id->context = c;
+	rc = tl_raw_setup(c);
+	if (!rc)
+		rc = __tl_raw_post_recv(c);
+	if (!rc)
+		rc = rdma_accept(id, &cp);
+	if (rc) {
+		/* The CM destroys @id; the QP must go first. */
+		if (c->qp)
+			rdma_destroy_qp(id);
+		c->qp = false;
+		c->id = NULL;
+		return rc;
+	}
+	c->connected = true;
+	return 0;
+}
+
 static int tl_raw_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 {
 	struct tl_raw *raw = id->context;
 
+	if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST)
+		return tl_raw_accept(raw, id);
 	spin_lock_bh(&raw->lock);
 	if (ev->event < BITS_PER_LONG)
 		__set_bit(ev->event, &raw->seen);
@@ -659,7 +708,9 @@ static void tl_raw_wait(struct kunit *test, struct tl_raw *raw, int ev)
 			    rdma_event_msg(raw->bad), rdma_event_msg(ev));
 }
 
-static void tl_raw_post_recv(struct kunit *test, struct tl_raw *raw)
+static void tl_raw_autoresp(struct ib_cq *cq, struct ib_wc *wc);
+
+static int __tl_raw_post_recv(struct tl_raw *raw)
 {
 	struct ib_sge sge = {
 		.addr = raw->dma,
@@ -672,11 +723,91 @@ static void tl_raw_post_recv(struct kunit *test, struct tl_raw *raw)
 		.num_sge = 1,
 	};
 
-	raw->recv.cqe.done = tl_raw_done;
+	raw->recv.cqe.done = raw->respond ? tl_raw_autoresp : tl_raw_done;
 	init_completion(&raw->recv.done);
 	ib_dma_sync_single_for_device(raw->dma_dev, raw->dma, TL_RAW_BUF,
 				      DMA_FROM_DEVICE);
-	KUNIT_ASSERT_EQ(test, ib_post_recv(raw->id->qp, &wr, NULL), 0);
+	return ib_post_recv(raw->id->qp, &wr, NULL);
+}
+
+static void tl_raw_post_recv(struct kunit *test, struct tl_raw *raw)
+{
+	KUNIT_ASSERT_EQ(test, __tl_raw_post_recv(raw), 0);
+}
+
+static int __tl_raw_post_send(struct tl_raw *raw, const void *data, u32 len)
+{
+	struct ib_sge sge = {
+		.addr = raw->dma + TL_RAW_BUF,
+		.length = len,
+		.lkey = raw->pd->local_dma_lkey,
+	};
+	struct ib_send_wr wr = {
+		.wr_cqe = &raw->send.cqe,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = IB_WR_SEND,
+		.send_flags = IB_SEND_SIGNALED,
+	};
+
+	raw->send.cqe.done = tl_raw_done;
+	init_completion(&raw->send.done);
+	memcpy(raw->buf + TL_RAW_BUF, data, len);
+	ib_dma_sync_single_for_device(raw->dma_dev, raw->dma + TL_RAW_BUF, len,
+				      DMA_TO_DEVICE);
+	return ib_post_send(raw->id->qp, &wr, NULL);
+}
+
+/* A raw server's receive: answer the Negotiate Request at once. */
+static void tl_raw_autoresp(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct tl_raw *raw = container_of(wc->wr_cqe, struct tl_raw, recv.cqe);
+
+	tl_raw_done(cq, wc);
+	if (wc->status == IB_WC_SUCCESS && raw->resp_len)
+		__tl_raw_post_send(raw, &raw->resp, raw->resp_len);
+}
+
+/* PD, buffer, CQ and QP on raw->id's device; 0 or a negative errno. */
+static int tl_raw_setup(struct tl_raw *raw)
+{
+	struct ib_device *dev = raw->id->device;
+	struct ib_qp_init_attr qpa = {};
+	int rc;
+
+	raw->pd = ib_alloc_pd(dev, 0);
+	if (IS_ERR(raw->pd)) {
+		rc = PTR_ERR(raw->pd);
+		raw->pd = NULL;
+		return rc;
+	}
+	raw->buf = kzalloc(2 * TL_RAW_BUF, GFP_KERNEL);
+	if (!raw->buf)
+		return -ENOMEM;
+	raw->dma = ib_dma_map_single(dev, raw->buf, 2 * TL_RAW_BUF,
+				     DMA_BIDIRECTIONAL);
+	if (ib_dma_mapping_error(dev, raw->dma))
+		return -ENOMEM;
+	raw->dma_dev = dev;
+	raw->cq = ib_alloc_cq(dev, raw, 8, 0, IB_POLL_SOFTIRQ);
+	if (IS_ERR(raw->cq)) {
+		rc = PTR_ERR(raw->cq);
+		raw->cq = NULL;
+		return rc;
+	}
+	qpa.send_cq = raw->cq;
+	qpa.recv_cq = raw->cq;
+	qpa.cap.max_send_wr = 4;
+	qpa.cap.max_recv_wr = 4;
+	qpa.cap.max_send_sge = 1;
+	qpa.cap.max_recv_sge = 1;
+	qpa.sq_sig_type = IB_SIGNAL_REQ_WR;
+	qpa.qp_type = IB_QPT_RC;
+	rc = rdma_create_qp(raw->id, raw->pd, &qpa);
+	if (rc)
+		return rc;
+	raw->qp = true;
+	return 0;
 }
 
 /* Connect to an smbdirect listener without speaking SMB Direct. */
@@ -688,7 +819,6 @@ static struct tl_raw *tl_raw_connect(struct kunit *test, struct sockaddr_in *sin
 		.retry_count = 6,
 		.rnr_retry_count = 6,
 	};
-	struct ib_qp_init_attr qpa = {};
 	struct tl_raw *raw;
 	int rc;
 
@@ -712,34 +842,8 @@ static struct tl_raw *tl_raw_connect(struct kunit *test, struct sockaddr_in *sin
 	KUNIT_ASSERT_EQ(test, rdma_resolve_route(raw->id, timeout_ms), 0);
 	tl_raw_wait(test, raw, RDMA_CM_EVENT_ROUTE_RESOLVED);
 
-	raw->pd = ib_alloc_pd(raw->id->device, 0);
-	if (IS_ERR(raw->pd)) {
-		rc = PTR_ERR(raw->pd);
-		raw->pd = NULL;
-		KUNIT_FAIL_AND_ABORT(test, "ib_alloc_pd: %d", rc);
-	}
-	raw->buf = kzalloc(2 * TL_RAW_BUF, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, raw->buf);
-	raw->dma = ib_dma_map_single(raw->id->device, raw->buf, 2 * TL_RAW_BUF,
-				     DMA_BIDIRECTIONAL);
-	KUNIT_ASSERT_FALSE(test, ib_dma_mapping_error(raw->id->device, raw->dma));
-	raw->dma_dev = raw->id->device;
-	raw->cq = ib_alloc_cq(raw->id->device, raw, 8, 0, IB_POLL_SOFTIRQ);
-	if (IS_ERR(raw->cq)) {
-		rc = PTR_ERR(raw->cq);
-		raw->cq = NULL;
-		KUNIT_FAIL_AND_ABORT(test, "ib_alloc_cq: %d", rc);
-	}
-	qpa.send_cq = raw->cq;
-	qpa.recv_cq = raw->cq;
-	qpa.cap.max_send_wr = 4;
-	qpa.cap.max_recv_wr = 4;
-	qpa.cap.max_send_sge = 1;
-	qpa.cap.max_recv_sge = 1;
-	qpa.sq_sig_type = IB_SIGNAL_REQ_WR;
-	qpa.qp_type = IB_QPT_RC;
-	KUNIT_ASSERT_EQ(test, rdma_create_qp(raw->id, raw->pd, &qpa), 0);
-	raw->qp = true;
+	rc = tl_raw_setup(raw);
+	KUNIT_ASSERT_EQ_MSG(test, rc, 0, "raw peer: verbs set-up");
 	tl_raw_post_recv(test, raw);
 	KUNIT_ASSERT_EQ(test, rdma_connect(raw->id, &cp), 0);
 	tl_raw_wait(test, raw, RDMA_CM_EVENT_ESTABLISHED);
@@ -750,26 +854,9 @@ static struct tl_raw *tl_raw_connect(struct kunit *test, struct sockaddr_in *sin
 static void tl_raw_send(struct kunit *test, struct tl_raw *raw,
 			const void *data, u32 len)
 {
-	struct ib_sge sge = {
-		.addr = raw->dma + TL_RAW_BUF,
-		.length = len,
-		.lkey = raw->pd->local_dma_lkey,
-	};
-	struct ib_send_wr wr = {
-		.wr_cqe = &raw->send.cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
-		.opcode = IB_WR_SEND,
-		.send_flags = IB_SEND_SIGNALED,
-	};
 	long left;
 
-	raw->send.cqe.done = tl_raw_done;
-	init_completion(&raw->send.done);
-	memcpy(raw->buf + TL_RAW_BUF, data, len);
-	ib_dma_sync_single_for_device(raw->dma_dev, raw->dma + TL_RAW_BUF, len,
-				      DMA_TO_DEVICE);
-	KUNIT_ASSERT_EQ(test, ib_post_send(raw->id->qp, &wr, NULL), 0);
+	KUNIT_ASSERT_EQ(test, __tl_raw_post_send(raw, data, len), 0);
 	left = wait_for_completion_timeout(&raw->send.done,
 					   msecs_to_jiffies(timeout_ms));
 	KUNIT_ASSERT_GT(test, left, 0);
@@ -1269,6 +1356,128 @@ static void smbd_netdev_capable(struct kunit *test)
 	dev_put(ndev);
 }
 
+static struct tl_raw *tl_raw_new(struct kunit *test)
+{
+	struct tl_raw *raw = kunit_kzalloc(test, sizeof(*raw), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, raw);
+	raw->bad = -1;
+	spin_lock_init(&raw->lock);
+	init_waitqueue_head(&raw->wq);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tl_raw_release, raw), 0);
+	return raw;
+}
+
+/* A raw listener on @sin (its port is filled in) whose one peer is @child. */
+static void tl_raw_listen(struct kunit *test, struct sockaddr_in *sin,
+			  struct tl_raw *child)
+{
+	struct tl_raw *lis = tl_raw_new(test);
+	struct rdma_cm_id *id;
+
+	lis->child = child;
+	id = rdma_create_id(&init_net, tl_raw_handler, lis, RDMA_PS_TCP, IB_QPT_RC);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(id));
+	lis->id = id;
+	sin->sin_port = 0;
+	KUNIT_ASSERT_EQ(test, rdma_bind_addr(id, (struct sockaddr *)sin), 0);
+	KUNIT_ASSERT_EQ(test, rdma_listen(id, 4), 0);
+	sin->sin_port = ((struct sockaddr_in *)&id->route.addr.src_addr)->sin_port;
+}
+
+struct tl_bad_resp {
+	const char *what;
+	int field;		/* which field to break, see tl_break_resp() */
+	int err;
+	int cause;
+};
+
+static const struct tl_bad_resp tl_bad_resps[] = {
+	{ "no response", 0, -ETIMEDOUT, SMBD_CAUSE_NEG_TIMEOUT },
+	{ "31 bytes", 1, -EPROTO, SMBD_ERR_NEG_RESP_SHORT },
+	{ "status NOT_SUPPORTED", 2, -ECONNREFUSED, SMBD_ERR_NEG_RESP_STATUS },
+	{ "version 0x0200", 3, -EPROTO, SMBD_ERR_NEG_RESP_VERSION },
+	{ "CreditsGranted 0", 4, -EPROTO, SMBD_ERR_NEG_RESP_CREDITS_GRANTED },
+	{ "MaxFragmentedSize 131071", 5, -EPROTO, SMBD_ERR_NEG_RESP_MAX_FRAG },
+	{ "PreferredSendSize 1365", 6, -EPROTO, SMBD_ERR_NEG_RESP_PREF_SEND },
+};
+
+static void tl_break_resp(struct tl_raw *srv, int field)
+{
+	struct smbd_negotiate_resp *r = &srv->resp;
+
+	memset(r, 0, sizeof(*r));
+	r->min_version = cpu_to_le16(SMBD_VERSION_1_0);
+	r->max_version = cpu_to_le16(SMBD_VERSION_1_0);
+	r->negotiated_version = cpu_to_le16(SMBD_VERSION_1_0);
+	r->credits_requested = cpu_to_le16(10);
+	r->credits_granted = cpu_to_le16(10);
+	r->max_read_write_size = cpu_to_le32(1048576);
+	r->preferred_send_size = cpu_to_le32(1364);
+	r->max_receive_size = cpu_to_le32(1364);
+	r->max_fragmented_size = cpu_to_le32(131072);
+	srv->resp_len = sizeof(*r);
+	switch (field) {
+	case 0:
+		srv->resp_len = 0;
+		break;
+	case 1:
+		srv->resp_len = sizeof(*r) - 1;
+		break;
+	case 2:
+		r->status = cpu_to_le32(SMBD_STATUS_NOT_SUPPORTED);
+		break;
+	case 3:
+		r->negotiated_version = cpu_to_le16(0x0200);
+		break;
+	case 4:
+		r->credits_granted = 0;
+		break;
+	case 5:
+		r->max_fragmented_size = cpu_to_le32(131071);
+		break;
+	case 6:
+		r->preferred_send_size = cpu_to_le32(1365);
+		break;
+	}
+}
+
+/* 3.1.5.7: every broken Negotiate Response fails smbd_connect(). */
+static void smbd_active_bad_responses(struct kunit *test)
+{
+	const struct tl_dev *d = test->param_value;
+	const struct tl_bad_resp *b;
+	struct smbd_conn_config cfg;
+	struct sockaddr_in sin;
+	struct smbd_conn *conn;
+	struct tl_raw *srv;
+	u64 before;
+	u32 i;
+
+	smbd_conn_config_init(&cfg);
+	cfg.negotiate_timeout_ms = 1000;
+	for (i = 0; i < ARRAY_SIZE(tl_bad_resps); i++) {
+		b = &tl_bad_resps[i];
+		tl_addr(test, d, &sin);
+		srv = tl_raw_new(test);
+		srv->respond = true;
+		tl_break_resp(srv, b->field);
+		tl_raw_listen(test, &sin, srv);
+		before = smbd_test_global_error_count(b->cause);
+		conn = smbd_connect(&init_net, (struct sockaddr *)&sin, NULL, &cfg,
+				    NULL, NULL);
+		KUNIT_EXPECT_TRUE_MSG(test, IS_ERR(conn), "%s: connected", b->what);
+		if (!IS_ERR(conn)) {
+			smbd_destroy(conn);
+			continue;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR(conn), (long)b->err, "%s", b->what);
+		KUNIT_EXPECT_EQ_MSG(test, smbd_test_global_error_count(b->cause),
+				    before + 1, "%s: %s not counted", b->what,
+				    smbd_cause_name(b->cause));
+	}
+}
+
 static struct kunit_case smbd_transport_live_cases[] = {
 	KUNIT_CASE_PARAM(smbd_netdev_capable, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbd_negotiate_both_ways, tl_dev_gen_params),
@@ -1280,6 +1489,8 @@ static struct kunit_case smbd_transport_live_cases[] = {
 	KUNIT_CASE_PARAM(smbd_passive_short_request, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbd_passive_bad_version, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbd_passive_bad_data_offset, tl_dev_gen_params),
+	KUNIT_CASE_PARAM_ATTR(smbd_active_bad_responses, tl_dev_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_PARAM_ATTR(smbd_ten_thousand_messages, tl_dev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_PARAM_ATTR(smbd_credit_exhaustion, tl_dev_gen_params,
