@@ -15,15 +15,21 @@ smbd_kernel_pkgver() {
 	dpkg-query -W -f '${Version}' linux-source-6.12 2>/dev/null
 }
 
-# smbd_sync_src DIR: copy the checkout's sources to DIR for an out-of-tree
-# build, leaving out every build product an in-tree `make` may have left
-# behind (a stale .mod file would make kbuild link objects built against
-# another kernel).
+# smbd_sync_src DIR KDIR: copy the checkout's sources to DIR for an
+# out-of-tree build against KDIR, leaving out every build product an in-tree
+# `make` may have left behind (a stale .mod file would make kbuild link
+# objects built against another kernel). DIR starts afresh whenever KDIR
+# changes.
 smbd_sync_src() {
+	if [ "$(cat "$1/.smbd-kdir" 2>/dev/null)" != "$2" ]; then
+		rm -rf "$1"
+	fi
 	mkdir -p "$1"
+	echo "$2" >"$1/.smbd-kdir"
 	rsync -a --delete --exclude=/out --exclude=/.git \
 		--exclude='*.o' --exclude='*.ko' --exclude='*.a' --exclude='*.mod' \
 		--exclude='*.mod.c' --exclude='*.order' --exclude=Module.symvers \
 		--exclude='.*.cmd' --exclude='*.dwo' --exclude=.tmp_versions \
+		--exclude=/.smbd-kdir \
 		"$SMBD_TOP/" "$1/"
 }

@@ -9,7 +9,7 @@ set -euo pipefail
 kdir=${KDIR:-$("$SMBD_TOP/scripts/kernel.sh" plain)}
 bdir="$SMBD_OUT/build-sparse"
 mkdir -p "$bdir"
-smbd_sync_src "$bdir/src"
+smbd_sync_src "$bdir/src" "$kdir"
 log="$bdir/sparse.log"
 if ! make -C "$kdir" M="$bdir/src" W=1 C=2 -j"$SMBD_JOBS" modules >"$log" 2>&1; then
 	cat "$log"

@@ -70,7 +70,7 @@ main() {
 	bdir="$SMBD_OUT/build-$variant"
 	if [ "$build" -eq 1 ]; then
 		mkdir -p "$bdir"
-		smbd_sync_src "$bdir/src"
+		smbd_sync_src "$bdir/src" "$kdir"
 		say "building modules against $krel"
 		if ! make -C "$kdir" M="$bdir/src" W=1 -j"$SMBD_JOBS" modules >"$outdir/build.log" 2>&1; then
 			cat "$outdir/build.log" >&2
