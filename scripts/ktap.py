@@ -56,6 +56,7 @@ def parse(lines):
     passed = failed = skipped = 0
     failures = []
     timings = []  # (seconds, name) of top-level tests that report "took N s"
+    flaky = []  # "# FLAKY: ..." lines: live modules that passed only on retry
     diag = []
     stack = []  # open Levels, shallowest first
     saw_exit = None
@@ -67,6 +68,8 @@ def parse(lines):
             continue
         if re.match(r'^\s*KTAP version', line):
             continue
+        if line.startswith('# FLAKY:'):
+            flaky.append(line[len('# FLAKY:'):].strip())
         r = RESULT.match(line)
         if not r:
             if line.strip().startswith('#'):
@@ -106,7 +109,7 @@ def parse(lines):
                 failed += 1
                 failures.append((name + ' (no failing subtest)', diag))
         diag = []
-    return passed, failed, skipped, failures, saw_exit, timings
+    return passed, failed, skipped, failures, saw_exit, timings, flaky
 
 
 def console_tail(path, n):
@@ -154,7 +157,9 @@ def main():
             lines = f.readlines()
     except FileNotFoundError:
         lines = []
-    passed, failed, skipped, failures, saw_exit, timings = parse(lines)
+    passed, failed, skipped, failures, saw_exit, timings, flaky = parse(lines)
+    for f in flaky:
+        print('[%s] FLAKY (passed on retry; see results.log): %s' % (a.label, f))
     slow = sorted(timings, reverse=True)[:5]
     if slow:
         print('[%s] slowest: %s' % (a.label, ', '.join('%s %ds' % (n, t) for t, n in slow)))
