@@ -171,6 +171,7 @@ static void smbd_conn_release_work(struct work_struct *w)
 
 	smbd_debugfs_conn_remove(conn);
 	smbd_ready_flush(conn);
+	kfree(conn->mrs);
 	kfree(conn);
 }
 
@@ -302,9 +303,10 @@ static void smbd_qp_event(struct ib_event *event, void *context)
  * @conn: connection whose cm_id has a device (address resolved, or a
  *	connect request)
  *
- * PD, one CQ polled in softirq, an RC QP with one SGE per work request
- * (header and payload share a buffer) and room for the drain work
- * requests, and the receive buffers. On failure everything created is
+ * PD, one CQ polled in softirq, an RC QP (sends use one SGE: header and
+ * payload share a buffer) with room for the drain work requests, the MR
+ * pool's registrations and invalidations and the rdma_rw contexts, the
+ * MR pool (mr.c) and the receive buffers. On failure everything created is
  * released again.
  *
  * Context: process; the caller serialises with teardown (res_mutex, or the
@@ -316,7 +318,7 @@ int smbd_conn_setup_qp(struct smbd_conn *conn)
 {
 	struct ib_device *ibdev = conn->id->device;
 	struct ib_qp_init_attr qpa = {};
-	u32 cqe;
+	u32 cqe, sq, nmrs;
 	int rc;
 
 	if (!smbd_device_limits(ibdev, &conn->limits))
@@ -332,7 +334,14 @@ int smbd_conn_setup_qp(struct smbd_conn *conn)
 		conn->sq_depth = conn->limits.max_qp_wr - 1;
 	if (conn->rq_depth + 1 > conn->limits.max_qp_wr)
 		return -EINVAL;
-	cqe = conn->sq_depth + conn->rq_depth + 2;
+	/* One REG_MR or LOCAL_INV at a time per MR, then the RDMA contexts. */
+	nmrs = smbd_mr_plan(conn);
+	if (conn->sq_depth + 1 + nmrs > conn->limits.max_qp_wr)
+		return -EINVAL;
+	sq = conn->sq_depth + 1 + nmrs;
+	sq += smbd_rw_plan(conn, conn->limits.max_qp_wr - sq);
+	/* Flushed work requests complete even when unsignaled. */
+	cqe = sq + 3 * conn->rw_ctxs + conn->rq_depth + 2;
 	if (cqe > conn->limits.max_cqe)
 		return -EINVAL;
 	conn->rio_size = max_t(u32, conn->cfg.proto.max_receive_size,
@@ -356,9 +365,12 @@ int smbd_conn_setup_qp(struct smbd_conn *conn)
 	qpa.qp_context = conn;
 	qpa.send_cq = conn->cq;
 	qpa.recv_cq = conn->cq;
-	qpa.cap.max_send_wr = conn->sq_depth + 1;
+	qpa.cap.max_send_wr = sq;
 	qpa.cap.max_recv_wr = conn->rq_depth + 1;
-	qpa.cap.max_send_sge = 1;
+	/* Sends use one SGE; RDMA Write contexts use what the device has. */
+	qpa.cap.max_send_sge = conn->limits.max_send_sge;
+	qpa.cap.max_rdma_ctxs = conn->rw_ctxs;
+	qpa.port_num = conn->id->port_num;
 	qpa.cap.max_recv_sge = 1;
 	qpa.sq_sig_type = IB_SIGNAL_REQ_WR;
 	qpa.qp_type = IB_QPT_RC;
@@ -367,6 +379,9 @@ int smbd_conn_setup_qp(struct smbd_conn *conn)
 		goto out;
 	conn->qp_created = true;
 
+	rc = smbd_mr_pool_init(conn);
+	if (rc)
+		goto out;
 	rc = smbd_recv_bufs_alloc(conn);
 	if (rc)
 		goto out;
@@ -384,6 +399,7 @@ out:
  */
 void smbd_conn_free_qp(struct smbd_conn *conn)
 {
+	smbd_mr_release(conn);
 	if (conn->qp_created) {
 		rdma_destroy_qp(conn->id);
 		conn->qp_created = false;

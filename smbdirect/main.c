@@ -86,6 +86,21 @@ module_param(recv_queue_max, uint, 0644);
 MODULE_PARM_DESC(recv_queue_max,
 		 "bytes of received messages the upper layer may hold before credits stop (default 4 MiB)");
 
+unsigned int smbd_mr_pool_max = 256;
+module_param_named(mr_pool_max, smbd_mr_pool_max, uint, 0644);
+MODULE_PARM_DESC(mr_pool_max,
+		 "most fast-registration MRs per connection (default 256)");
+
+unsigned int smbd_rw_ctxs = 16;
+module_param_named(rw_contexts, smbd_rw_ctxs, uint, 0644);
+MODULE_PARM_DESC(rw_contexts,
+		 "RDMA read/write contexts in flight per connection (default 16)");
+
+unsigned int smbd_rw_max_descs = 64;
+module_param_named(rw_max_descriptors, smbd_rw_max_descs, uint, 0644);
+MODULE_PARM_DESC(rw_max_descriptors,
+		 "most buffer descriptors one RDMA read/write accepts (default 64)");
+
 unsigned int smbd_ib_port = SMBD_PORT_IB;
 module_param_named(ib_port, smbd_ib_port, uint, 0644);
 MODULE_PARM_DESC(ib_port, "default port on InfiniBand and RoCE (default 445)");
@@ -188,6 +203,22 @@ static const char * const smbd_stat_names[SMBD_STAT_COUNT] = {
 	[SMBD_STAT_RECV_GATED] = "recv_repost_deferred",
 	[SMBD_STAT_LOCAL_TOO_BIG] = "local_message_too_big",
 	[SMBD_STAT_KEEPALIVE_TIMER] = "idle_timer_expired",
+	[SMBD_STAT_MR_REGISTRATIONS] = "mr_registrations",
+	[SMBD_STAT_MR_REGISTERED_BYTES] = "mr_registered_bytes",
+	[SMBD_STAT_MR_REG_WAITS] = "mr_registration_waits",
+	[SMBD_STAT_MR_REG_FAILED] = "mr_registration_failures",
+	[SMBD_STAT_MR_LOCAL_INV] = "mr_local_invalidations",
+	[SMBD_STAT_MR_REMOTE_INV] = "mr_remote_invalidations",
+	[SMBD_STAT_MR_REMOTE_INV_UNKNOWN] = "mr_remote_invalidations_unknown",
+	[SMBD_STAT_MR_RECYCLED] = "mr_recycled",
+	[SMBD_STAT_RDMA_READS] = "rdma_reads",
+	[SMBD_STAT_RDMA_READ_BYTES] = "rdma_read_bytes",
+	[SMBD_STAT_RDMA_WRITES] = "rdma_writes",
+	[SMBD_STAT_RDMA_WRITE_BYTES] = "rdma_write_bytes",
+	[SMBD_STAT_RDMA_WRS] = "rdma_rw_work_requests",
+	[SMBD_STAT_RW_FAILED] = "rdma_rw_failures",
+	[SMBD_STAT_RW_BAD_DESC] = "rdma_rw_bad_descriptors",
+	[SMBD_STAT_RW_TOO_BIG] = "rdma_rw_too_big",
 };
 
 /**
@@ -273,6 +304,8 @@ static const char * const smbd_cause_names[SMBD_CAUSE_COUNT] = {
 	[SMBD_CAUSE_NEG_REFUSED] = "negotiation_refused",
 	[SMBD_CAUSE_ACCEPT_REFUSED] = "accept_refused",
 	[SMBD_CAUSE_DEVICE_UNUSABLE] = "device_unusable",
+	[SMBD_CAUSE_MR_ERROR] = "mr_completion_error",
+	[SMBD_CAUSE_RW_ERROR] = "rdma_rw_completion_error",
 };
 
 static const char * const smbd_cause_text[SMBD_CAUSE_COUNT] = {
@@ -289,6 +322,8 @@ static const char * const smbd_cause_text[SMBD_CAUSE_COUNT] = {
 	[SMBD_CAUSE_NEG_REFUSED] = "3.1.5.7: the peer refused our negotiate request",
 	[SMBD_CAUSE_ACCEPT_REFUSED] = "the upper layer refused the connection",
 	[SMBD_CAUSE_DEVICE_UNUSABLE] = "the RDMA device cannot carry SMB Direct",
+	[SMBD_CAUSE_MR_ERROR] = "a memory registration or invalidation failed",
+	[SMBD_CAUSE_RW_ERROR] = "an RDMA read or write failed (bad descriptor?)",
 };
 
 /**

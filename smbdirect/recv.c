@@ -405,6 +405,7 @@ static void smbd_recv_data(struct smbd_conn *conn, struct smbd_recv_io *rio,
 		conn->inv_pending = true;
 		conn->inv_token = wc->ex.invalidate_rkey;
 		smbd_stat_inc(conn, SMBD_STAT_RX_INVALIDATED);
+		smbd_mr_remote_invalidated(conn, wc->ex.invalidate_rkey);
 	}
 	if (place.state == SMBD_REASM_EMPTY) {
 		smbd_stat_inc(conn, SMBD_STAT_RX_EMPTY);

@@ -44,6 +44,7 @@
 #include "devlimits.h"
 
 struct dentry;
+struct sg_table;
 
 /**
  * struct smbd_device - an RDMA device smbdirect is attached to
@@ -58,6 +59,9 @@ struct smbd_device {
 };
 
 /* ---- module parameters (main.c) ---- */
+extern unsigned int smbd_mr_pool_max;
+extern unsigned int smbd_rw_ctxs;
+extern unsigned int smbd_rw_max_descs;
 extern unsigned int smbd_ib_port;
 extern unsigned int smbd_iwarp_port;
 extern unsigned int smbd_neg_timeout_active_ms;
@@ -87,6 +91,8 @@ enum smbd_cause {
 	SMBD_CAUSE_NEG_REFUSED,
 	SMBD_CAUSE_ACCEPT_REFUSED,
 	SMBD_CAUSE_DEVICE_UNUSABLE,
+	SMBD_CAUSE_MR_ERROR,
+	SMBD_CAUSE_RW_ERROR,
 	SMBD_CAUSE_COUNT
 };
 
@@ -119,6 +125,22 @@ enum smbd_stat {
 	SMBD_STAT_RECV_GATED,
 	SMBD_STAT_LOCAL_TOO_BIG,
 	SMBD_STAT_KEEPALIVE_TIMER,
+	SMBD_STAT_MR_REGISTRATIONS,
+	SMBD_STAT_MR_REGISTERED_BYTES,
+	SMBD_STAT_MR_REG_WAITS,
+	SMBD_STAT_MR_REG_FAILED,
+	SMBD_STAT_MR_LOCAL_INV,
+	SMBD_STAT_MR_REMOTE_INV,
+	SMBD_STAT_MR_REMOTE_INV_UNKNOWN,
+	SMBD_STAT_MR_RECYCLED,
+	SMBD_STAT_RDMA_READS,
+	SMBD_STAT_RDMA_READ_BYTES,
+	SMBD_STAT_RDMA_WRITES,
+	SMBD_STAT_RDMA_WRITE_BYTES,
+	SMBD_STAT_RDMA_WRS,
+	SMBD_STAT_RW_FAILED,
+	SMBD_STAT_RW_BAD_DESC,
+	SMBD_STAT_RW_TOO_BIG,
 	SMBD_STAT_COUNT
 };
 
@@ -176,6 +198,48 @@ enum {
 };
 
 struct smbd_conn;
+
+/**
+ * enum smbd_mr_state - where a pool MR is in its life
+ * @SMBD_MR_FREE: on the free list, no valid registration
+ * @SMBD_MR_REGISTERING: taken by a registration, REG_MR not yet completed
+ * @SMBD_MR_REGISTERED: remotely accessible with @rkey
+ * @SMBD_MR_REMOTE_INV: the peer invalidated @rkey with Send with Invalidate
+ * @SMBD_MR_BROKEN: a REG_MR or LOCAL_INV on it failed: recycled (deregistered
+ *	and allocated afresh) before reuse
+ * @SMBD_MR_LOST: a work request on it may still be queued (a chain was
+ *	posted only in part): untouchable until the QP is drained at teardown
+ */
+enum smbd_mr_state {
+	SMBD_MR_FREE,
+	SMBD_MR_REGISTERING,
+	SMBD_MR_REGISTERED,
+	SMBD_MR_REMOTE_INV,
+	SMBD_MR_BROKEN,
+	SMBD_MR_LOST,
+};
+
+/**
+ * struct smbd_mr - one fast-registration MR of a connection's pool
+ * @list: entry in conn->mr_free or conn->mr_busy (under conn->lock)
+ * @conn: owning connection
+ * @mr: the verbs MR, NULL if recycling it failed (the pool shrank)
+ * @cqe: completion entry of the REG_MR or LOCAL_INV posted on it
+ * @reg: registration using it
+ * @state: see enum smbd_mr_state (under conn->lock)
+ * @rkey: key of the current registration
+ * @last: its work request is the signaled end of a chain
+ */
+struct smbd_mr {
+	struct list_head list;
+	struct smbd_conn *conn;
+	struct ib_mr *mr;
+	struct ib_cqe cqe;
+	struct smbd_reg *reg;
+	enum smbd_mr_state state;
+	u32 rkey;
+	bool last;
+};
 
 /**
  * struct smbd_send_io - one Send work request and its buffer
@@ -342,6 +406,32 @@ struct smbd_conn {
 	struct work_struct teardown_work;
 	struct work_struct release_work;
 
+	/*
+	 * Memory registration and RDMA read/write (mr.c, rw.c). The pool
+	 * array, depth and counts are set with the QP and read-only after;
+	 * the lists, states and counters are under lock. mr_users counts the
+	 * API calls using the QP or the MRs; teardown waits for it to drop
+	 * to zero (after the drain) before releasing them.
+	 */
+	struct smbd_mr *mrs;
+	u32 nmrs;
+	u32 mr_depth;
+	struct list_head mr_free;
+	struct list_head mr_busy;
+	u32 mr_free_count;
+	u32 mr_usable;
+	struct list_head regs;
+	struct list_head rw_orphans;
+	u32 mr_users;
+	bool mr_dead;
+	bool mr_released;
+	u32 rw_ctxs;
+	u32 rw_ctx_avail;
+	u32 rw_rd_used;
+	u32 rw_wr_budget;
+	u32 rw_wr_avail;
+	u32 rw_chunk;
+
 	struct sockaddr_storage local;
 	struct sockaddr_storage peer;
 	struct list_head lnode;		/* listener's list, under listener lock */
@@ -456,6 +546,21 @@ void smbd_recv_bufs_free(struct smbd_conn *conn);
 int smbd_post_recv_one(struct smbd_conn *conn);
 void smbd_post_recvs(struct smbd_conn *conn);
 void smbd_ready_flush(struct smbd_conn *conn);
+
+/* ---- mr.c ---- */
+u32 smbd_mr_plan(struct smbd_conn *conn);
+int smbd_mr_pool_init(struct smbd_conn *conn);
+void smbd_mr_release(struct smbd_conn *conn);
+void smbd_mr_remote_invalidated(struct smbd_conn *conn, u32 rkey);
+int smbd_conn_enter(struct smbd_conn *conn, bool any_state);
+void smbd_sg_end(struct sg_table *sgt);
+int smbd_sgt_alloc(struct sg_table *sgt, unsigned int n);
+void smbd_sgt_free(struct sg_table *sgt);
+void smbd_conn_leave(struct smbd_conn *conn);
+
+/* ---- rw.c ---- */
+u32 smbd_rw_plan(struct smbd_conn *conn, u32 room);
+void smbd_rw_release_orphans(struct smbd_conn *conn);
 
 /* ---- timer.c ---- */
 void smbd_neg_timer_start(struct smbd_conn *conn);

@@ -3,7 +3,9 @@
  * smbdirect tracepoints (events/smbdirect/ in tracefs): connection state
  * changes and errors, every posted and completed Send and Receive (with the
  * connection number and a per-connection completion id, so a completion can
- * be matched with its post), and credit grants in both directions.
+ * be matched with its post), credit grants in both directions, MR
+ * registration and invalidation, and RDMA read/write contexts (posted with
+ * status 1, then completed with the work completion status).
  *
  * Tracepoints may fire from any context, including softirq completion
  * handlers; they only copy scalar fields.
@@ -107,6 +109,40 @@ TRACE_EVENT(smbd_credits,
 		      __entry->conn, __entry->tx ? "tx" : "rx", __entry->granted,
 		      __entry->send_credits, __entry->recv_posted,
 		      __entry->recv_granted)
+);
+
+TRACE_EVENT(smbd_mr,
+	    TP_PROTO(u32 conn, u32 rkey, const char *what),
+	    TP_ARGS(conn, rkey, what),
+	    TP_STRUCT__entry(__field(u32, conn)
+			     __field(u32, rkey)
+			     __string(what, what)),
+	    TP_fast_assign(__entry->conn = conn;
+			   __entry->rkey = rkey;
+			   __assign_str(what);),
+	    TP_printk("conn=%u rkey=0x%08x %s", __entry->conn, __entry->rkey,
+		      __get_str(what))
+);
+
+TRACE_EVENT(smbd_rw,
+	    TP_PROTO(u32 conn, u32 cid, bool read, u32 len, u32 wrs, int status),
+	    TP_ARGS(conn, cid, read, len, wrs, status),
+	    TP_STRUCT__entry(__field(u32, conn)
+			     __field(u32, cid)
+			     __field(bool, read)
+			     __field(u32, len)
+			     __field(u32, wrs)
+			     __field(int, status)),
+	    TP_fast_assign(__entry->conn = conn;
+			   __entry->cid = cid;
+			   __entry->read = read;
+			   __entry->len = len;
+			   __entry->wrs = wrs;
+			   __entry->status = status;),
+	    TP_printk("conn=%u cid=%u %s len=%u wrs=%u status=%d",
+		      __entry->conn, __entry->cid,
+		      __entry->read ? "read" : "write", __entry->len,
+		      __entry->wrs, __entry->status)
 );
 
 #endif /* _SMBD_TRACE_H */

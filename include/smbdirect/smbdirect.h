@@ -15,8 +15,9 @@
  *
  * Contexts and locking (each function's kernel-doc says more):
  *  - smbd_connect(), smbd_listen(), smbd_listener_destroy(), smbd_send(),
- *    smbd_recv_msg(), smbd_recv() and smbd_destroy() sleep: process
- *    context only, no spinlock held.
+ *    smbd_recv_msg(), smbd_recv(), smbd_register(), smbd_deregister(),
+ *    smbd_rdma_read(), smbd_rdma_write() and smbd_destroy() sleep:
+ *    process context only, no spinlock held.
  *  - smbd_disconnect(), smbd_conn_query(), smbd_conn_error(),
  *    smbd_conn_context()/smbd_conn_set_context() and the smbd_msg_*()
  *    functions never sleep and may be called from any context, including
@@ -40,6 +41,7 @@ struct net_device;
 struct smbd_conn;
 struct smbd_listener;
 struct smbd_msg;
+struct smbd_reg;
 
 /**
  * struct smbd_conn_config - settings of one connection
@@ -168,5 +170,25 @@ void smbd_disconnect(struct smbd_conn *conn);
 void smbd_destroy(struct smbd_conn *conn);
 
 bool smbd_netdev_rdma_capable(struct net_device *ndev);
+
+/* smbd_register() flags: the access the peer is given (3.1.4.3) */
+#define SMBD_REG_REMOTE_READ	0x1	/* the peer RDMA-reads the buffer */
+#define SMBD_REG_REMOTE_WRITE	0x2	/* the peer RDMA-writes into it */
+#define SMBD_REG_NOWAIT		0x4	/* -EAGAIN instead of waiting for MRs */
+
+struct smbd_reg *smbd_register(struct smbd_conn *conn, struct iov_iter *iter,
+			       unsigned int flags);
+const struct smbd_buffer_desc_v1 *smbd_reg_descs(const struct smbd_reg *reg,
+						 u32 *count);
+u32 smbd_reg_len(const struct smbd_reg *reg);
+u32 smbd_reg_token(const struct smbd_reg *reg);
+int smbd_deregister(struct smbd_reg *reg);
+
+int smbd_rdma_write(struct smbd_conn *conn, struct iov_iter *from,
+		    const struct smbd_buffer_desc_v1 *descs, u32 ndescs,
+		    u64 offset);
+int smbd_rdma_read(struct smbd_conn *conn, struct iov_iter *to,
+		   const struct smbd_buffer_desc_v1 *descs, u32 ndescs,
+		   u64 offset);
 
 #endif /* _SMBDIRECT_SMBDIRECT_H */

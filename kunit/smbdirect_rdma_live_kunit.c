@@ -1,0 +1,651 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Live KUnit suite for buffer registration and RDMA read/write (MS-SMBD
+ * 3.1.4.3-3.1.4.6): a client registers buffers with smbd_register() and
+ * the accepted server connection, playing the peer, RDMA-writes into them
+ * and RDMA-reads from them with smbd_rdma_write()/smbd_rdma_read(), on
+ * each soft RDMA device of the test VM (rxe: RoCE, siw: iWARP).
+ *
+ * Cases: sizes from 1 byte to 8 MiB, in one virtually contiguous buffer
+ * and in scattered pages, for each direction, every byte checked; random
+ * offsets and lengths; remote invalidation (Send with Invalidate of the
+ * registration's token) on and off, checked with the MR counters; access
+ * with a descriptor that was deregistered fails and kills only that
+ * connection pair; pool exhaustion makes SMBD_REG_NOWAIT fail with -EAGAIN
+ * and a blocking registration wait until an MR comes back; a registration
+ * needing more MRs than the pool has is refused; bad descriptors and a
+ * size above MaxReadWriteSize are local errors that keep the connection;
+ * a connection destroyed with registrations outstanding releases them
+ * (kmemleak, run by the VM runner afterwards, checks the rest).
+ *
+ * Concurrency: only the test thread and, in the exhaustion case, one
+ * kthread that blocks in smbd_register() use the API; the results are
+ * handed over with a completion.
+ */
+
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/prandom.h>
+#include <linux/slab.h>
+#include <linux/uio.h>
+#include <linux/vmalloc.h>
+
+#include <smbdirect/smbdirect.h>
+#include "smbd.h"
+#include "smbd_live_util.h"
+
+/* A connected pair: the client registers, the server plays the peer. */
+struct tl_pair {
+	struct tl_server *srv;
+	struct smbd_conn *cli;
+	struct smbd_conn *srvc;
+	struct sockaddr_in sin;
+};
+
+/* A test buffer: one vmalloc area, or scattered single pages. */
+struct rl_buf {
+	u32 len;
+	bool scattered;
+	u32 first_off;		/* scattered: offset in the first page */
+	void *flat;		/* contiguous data */
+	struct page **pages;
+	struct bio_vec *bv;
+	u32 nbv;
+};
+
+static void rl_buf_release(void *data)
+{
+	struct rl_buf *b = data;
+	u32 i;
+
+	if (b->pages) {
+		for (i = 0; i < b->nbv; i++)
+			if (b->pages[i])
+				__free_page(b->pages[i]);
+	}
+	kvfree(b->pages);
+	kvfree(b->bv);
+	vfree(b->flat);
+}
+
+static struct rl_buf *rl_buf_new(struct kunit *test, u32 len, bool scattered,
+				 u32 first_off)
+{
+	struct rl_buf *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	u32 i, left, off;
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	b->len = len;
+	b->scattered = scattered;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, rl_buf_release,
+							b), 0);
+	if (!scattered) {
+		b->flat = vzalloc(max(len, 1U));
+		KUNIT_ASSERT_NOT_NULL(test, b->flat);
+		return b;
+	}
+	b->first_off = first_off;
+	b->nbv = DIV_ROUND_UP(first_off + len, PAGE_SIZE);
+	b->pages = kvcalloc(b->nbv, sizeof(*b->pages), GFP_KERNEL);
+	b->bv = kvcalloc(b->nbv, sizeof(*b->bv), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, b->pages);
+	KUNIT_ASSERT_NOT_NULL(test, b->bv);
+	left = len;
+	off = first_off;
+	for (i = 0; i < b->nbv; i++) {
+		u32 n = min_t(u32, left, PAGE_SIZE - off);
+
+		/* Pages from the allocator are rarely adjacent: real gaps. */
+		b->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		KUNIT_ASSERT_NOT_NULL(test, b->pages[i]);
+		bvec_set_page(&b->bv[i], b->pages[i], n, off);
+		left -= n;
+		off = 0;
+	}
+	return b;
+}
+
+static void rl_buf_iter(struct rl_buf *b, struct iov_iter *it,
+			struct kvec *kv, unsigned int dir)
+{
+	if (b->scattered) {
+		iov_iter_bvec(it, dir, b->bv, b->nbv, b->len);
+	} else {
+		kv->iov_base = b->flat;
+		kv->iov_len = b->len;
+		iov_iter_kvec(it, dir, kv, 1, b->len);
+	}
+}
+
+/* Copy @len bytes at @off of the buffer to or from @data. */
+static void rl_buf_copy(struct kunit *test, struct rl_buf *b, u32 off,
+			void *data, u32 len, bool into_buf)
+{
+	struct iov_iter it;
+	struct kvec kv;
+	size_t n;
+
+	rl_buf_iter(b, &it, &kv, into_buf ? ITER_DEST : ITER_SOURCE);
+	iov_iter_advance(&it, off);
+	if (into_buf)
+		n = copy_to_iter(data, len, &it);
+	else
+		n = copy_from_iter(data, len, &it);
+	KUNIT_ASSERT_EQ(test, n, (size_t)len);
+}
+
+static u8 rl_byte(u32 seed, u32 i)
+{
+	return (seed * 151 + i * 13 + (i >> 9) + (i >> 17)) & 0xff;
+}
+
+static void rl_fill(u8 *p, u32 len, u32 seed)
+{
+	u32 i;
+
+	for (i = 0; i < len; i++)
+		p[i] = rl_byte(seed, i);
+}
+
+/* @p must hold pattern @seed for @len bytes; reports the first mismatch. */
+static void rl_check(struct kunit *test, const u8 *p, u32 len, u32 seed,
+		     const char *what)
+{
+	u32 i, bad = 0, first = 0;
+
+	for (i = 0; i < len; i++) {
+		if (p[i] != rl_byte(seed, i) && !bad++)
+			first = i;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0, "%s: %u of %u bytes differ, first at %u",
+			    what, bad, len, first);
+}
+
+static void rl_pair(struct kunit *test, struct tl_pair *p)
+{
+	const struct tl_dev *d = test->param_value;
+
+	tl_addr(test, d, &p->sin);
+	p->srv = tl_listen(test, &p->sin, NULL, &tl_pull_ops);
+	p->cli = tl_connect(test, &p->sin, NULL, NULL, NULL);
+	p->srvc = tl_accepted(test, p->srv, 0);
+}
+
+static struct smbd_reg *rl_register(struct kunit *test, struct smbd_conn *conn,
+				    struct rl_buf *b, unsigned int flags)
+{
+	struct smbd_reg *reg;
+	struct iov_iter it;
+	struct kvec kv;
+
+	rl_buf_iter(b, &it, &kv, (flags & SMBD_REG_REMOTE_WRITE) ?
+		    ITER_DEST : ITER_SOURCE);
+	reg = smbd_register(conn, &it, flags);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(reg), "smbd_register %u bytes: %ld",
+			       b->len, PTR_ERR(reg));
+	KUNIT_EXPECT_EQ(test, iov_iter_count(&it), (size_t)0);
+	KUNIT_EXPECT_EQ(test, smbd_reg_len(reg), b->len);
+	return reg;
+}
+
+/* The descriptors cover exactly the buffer, in order. */
+static void rl_check_descs(struct kunit *test, struct smbd_reg *reg, u32 len)
+{
+	const struct smbd_buffer_desc_v1 *d;
+	u64 total = 0;
+	u32 n, i;
+
+	d = smbd_reg_descs(reg, &n);
+	KUNIT_ASSERT_GE(test, n, 1U);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_GT(test, le32_to_cpu(d[i].length), 0U);
+		total += le32_to_cpu(d[i].length);
+	}
+	KUNIT_EXPECT_EQ(test, total, (u64)len);
+	KUNIT_EXPECT_EQ(test, smbd_reg_token(reg), le32_to_cpu(d[0].token));
+}
+
+static int rl_peer_io(struct smbd_conn *peer, struct smbd_reg *reg, u64 off,
+		      void *data, u32 len, bool write)
+{
+	const struct smbd_buffer_desc_v1 *d;
+	struct kvec kv = { .iov_base = data, .iov_len = len };
+	struct iov_iter it;
+	u32 n;
+
+	d = smbd_reg_descs(reg, &n);
+	if (write) {
+		iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, len);
+		return smbd_rdma_write(peer, &it, d, n, off);
+	}
+	iov_iter_kvec(&it, ITER_DEST, &kv, 1, len);
+	return smbd_rdma_read(peer, &it, d, n, off);
+}
+
+/*
+ * Register @len bytes, let the peer write all of it and read it back, each
+ * time checking every byte on the other side.
+ */
+static void rl_roundtrip(struct kunit *test, struct tl_pair *p, u32 len,
+			 bool scattered, u32 seed)
+{
+	struct rl_buf *b = rl_buf_new(test, len, scattered, scattered ? 100 : 0);
+	u8 *tmp = vmalloc(len);
+	struct smbd_reg *reg;
+	int rc;
+
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+
+	/* The peer writes into a buffer it may only write. */
+	reg = rl_register(test, p->cli, b, SMBD_REG_REMOTE_WRITE);
+	rl_check_descs(test, reg, len);
+	rl_fill(tmp, len, seed);
+	rc = rl_peer_io(p->srvc, reg, 0, tmp, len, true);
+	KUNIT_EXPECT_EQ_MSG(test, rc, 0, "RDMA write of %u bytes", len);
+	KUNIT_EXPECT_EQ(test, smbd_deregister(reg), 0);
+	memset(tmp, 0, len);
+	rl_buf_copy(test, b, 0, tmp, len, false);
+	rl_check(test, tmp, len, seed, scattered ? "write, scattered" :
+		 "write, contiguous");
+
+	/* The peer reads a buffer it may only read. */
+	rl_fill(tmp, len, seed + 1);
+	rl_buf_copy(test, b, 0, tmp, len, true);
+	reg = rl_register(test, p->cli, b, SMBD_REG_REMOTE_READ);
+	memset(tmp, 0, len);
+	rc = rl_peer_io(p->srvc, reg, 0, tmp, len, false);
+	KUNIT_EXPECT_EQ_MSG(test, rc, 0, "RDMA read of %u bytes", len);
+	KUNIT_EXPECT_EQ(test, smbd_deregister(reg), 0);
+	rl_check(test, tmp, len, seed + 1, scattered ? "read, scattered" :
+		 "read, contiguous");
+	vfree(tmp);
+	KUNIT_EXPECT_EQ(test, smbd_conn_error(p->cli), 0);
+	KUNIT_EXPECT_EQ(test, smbd_conn_error(p->srvc), 0);
+}
+
+static void smbd_rdma_sizes(struct kunit *test)
+{
+	static const u32 sizes[] = {
+		1, 100, 4095, 4096, 4097, 65536, 65536 + 123, 1048576,
+		1048576 + 4096 * 3 + 7, 8388608,
+	};
+	struct tl_pair p;
+	u32 i;
+
+	rl_pair(test, &p);
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		rl_roundtrip(test, &p, sizes[i], false, i);
+		rl_roundtrip(test, &p, sizes[i], true, 100 + i);
+	}
+	KUNIT_EXPECT_EQ(test, smbd_test_stat(p.cli, SMBD_STAT_MR_REGISTRATIONS),
+			(u64)ARRAY_SIZE(sizes) * 4);
+	KUNIT_EXPECT_EQ(test, smbd_test_stat(p.srvc, SMBD_STAT_RDMA_WRITES),
+			(u64)ARRAY_SIZE(sizes) * 2);
+	KUNIT_EXPECT_EQ(test, smbd_test_stat(p.srvc, SMBD_STAT_RDMA_READS),
+			(u64)ARRAY_SIZE(sizes) * 2);
+	/* No remote invalidation here: every MR was invalidated locally. */
+	KUNIT_EXPECT_EQ(test, smbd_test_stat(p.cli, SMBD_STAT_MR_REMOTE_INV), 0ULL);
+	KUNIT_EXPECT_GE(test, smbd_test_stat(p.cli, SMBD_STAT_MR_LOCAL_INV),
+			(u64)ARRAY_SIZE(sizes) * 4);
+}
+
+/* Random sub-ranges of a scattered 1 MiB buffer, both directions. */
+static void smbd_rdma_random_offsets(struct kunit *test)
+{
+	const u32 len = 1048576 + 333;
+	struct rnd_state rnd;
+	struct rl_buf *b;
+	struct smbd_reg *wreg, *rreg;
+	struct tl_pair p;
+	u8 *src, *chk;
+	u32 i, off, n;
+	int rc;
+
+	rl_pair(test, &p);
+	prandom_seed_state(&rnd, 0x5eed0004);
+	b = rl_buf_new(test, len, true, 1000);
+	src = tl_kvmalloc(test, len);
+	chk = tl_kvmalloc(test, len);
+	wreg = rl_register(test, p.cli, b, SMBD_REG_REMOTE_WRITE |
+			   SMBD_REG_REMOTE_READ);
+	for (i = 0; i < 24; i++) {
+		off = prandom_u32_state(&rnd) % len;
+		n = 1 + prandom_u32_state(&rnd) % (len - off);
+		if (i & 1)
+			n = min(n, 1U + prandom_u32_state(&rnd) % 9000);
+		rl_fill(src, n, i);
+		rc = rl_peer_io(p.srvc, wreg, off, src, n, true);
+		KUNIT_ASSERT_EQ_MSG(test, rc, 0, "write %u at %u", n, off);
+		rl_buf_copy(test, b, off, chk, n, false);
+		rl_check(test, chk, n, i, "random write");
+		memset(chk, 0, n);
+		rc = rl_peer_io(p.srvc, wreg, off, chk, n, false);
+		KUNIT_ASSERT_EQ_MSG(test, rc, 0, "read %u at %u", n, off);
+		rl_check(test, chk, n, i, "random read");
+	}
+	KUNIT_EXPECT_EQ(test, smbd_deregister(wreg), 0);
+
+	/* A read-only registration: reading past its end is refused locally. */
+	rreg = rl_register(test, p.cli, b, SMBD_REG_REMOTE_READ);
+	KUNIT_EXPECT_EQ(test, rl_peer_io(p.srvc, rreg, len, chk, 1, false),
+			-ERANGE);
+	KUNIT_EXPECT_EQ(test, rl_peer_io(p.srvc, rreg, len - 10, chk, 11, false),
+			-ERANGE);
+	KUNIT_EXPECT_EQ(test, rl_peer_io(p.srvc, rreg, U64_MAX, chk, 2, false),
+			-EOVERFLOW);
+	KUNIT_EXPECT_EQ(test, rl_peer_io(p.srvc, rreg, len, chk, 0, false), 0);
+	KUNIT_EXPECT_EQ(test, smbd_test_stat(p.srvc, SMBD_STAT_RW_BAD_DESC), 3ULL);
+	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.srvc), 0);
+	KUNIT_EXPECT_EQ(test, smbd_deregister(rreg), 0);
+}
+
+/* Send with Invalidate of the token, then deregistration skips LOCAL_INV. */
+static void smbd_rdma_remote_invalidation(struct kunit *test)
+{
+	struct rl_buf *b;
+	struct smbd_reg *reg;
+	struct smbd_msg *msg;
+	struct tl_pair p;
+	struct kvec kv;
+	struct iov_iter it;
+	u64 linv;
+	u32 token = 0, tok;
+	u8 data[64], *buf;
+	int rc, round;
+
+	rl_pair(test, &p);
+	buf = tl_kvmalloc(test, 4096);
+	for (round = 0; round < 2; round++) {
+		bool remote = round == 0;
+
+		b = rl_buf_new(test, 4096, false, 0);
+		reg = rl_register(test, p.cli, b, SMBD_REG_REMOTE_WRITE);
+		tok = smbd_reg_token(reg);
+		rl_fill(buf, 4096, 7 + round);
+		KUNIT_ASSERT_EQ(test, rl_peer_io(p.srvc, reg, 0, buf, 4096, true), 0);
+
+		/* The peer's reply, with or without invalidation. */
+		memset(data, round, sizeof(data));
+		kv.iov_base = data;
+		kv.iov_len = sizeof(data);
+		iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, sizeof(data));
+		rc = smbd_send(p.srvc, &it, tok, remote ? SMBD_SEND_INVALIDATE : 0);
+		KUNIT_ASSERT_EQ(test, rc, 0);
+		rc = smbd_recv_msg(p.cli, msecs_to_jiffies(timeout_ms), &msg);
+		KUNIT_ASSERT_EQ(test, rc, 0);
+		KUNIT_EXPECT_EQ(test, smbd_msg_invalidated(msg, &token), remote);
+		if (remote)
+			KUNIT_EXPECT_EQ(test, token, tok);
+		smbd_msg_free(msg);
+
+		KUNIT_EXPECT_EQ(test, smbd_test_stat(p.cli, SMBD_STAT_MR_REMOTE_INV),
+				1ULL);
+		linv = smbd_test_stat(p.cli, SMBD_STAT_MR_LOCAL_INV);
+		KUNIT_EXPECT_EQ(test, smbd_deregister(reg), 0);
+		KUNIT_EXPECT_EQ(test, smbd_test_stat(p.cli, SMBD_STAT_MR_LOCAL_INV),
+				linv + (remote ? 0 : 1));
+		rl_buf_copy(test, b, 0, buf, 4096, false);
+		rl_check(test, buf, 4096, 7 + round, "data under invalidation");
+	}
+	KUNIT_EXPECT_EQ(test, smbd_test_stat(p.srvc, SMBD_STAT_TX_INVALIDATE), 1ULL);
+	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.cli), 0);
+}
+
+/* Both ends of @p failed within timeout_ms. */
+static bool rl_pair_dies(struct tl_pair *p)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(timeout_ms);
+
+	while (!smbd_conn_error(p->srvc) || !smbd_conn_error(p->cli)) {
+		if (time_after(jiffies, end))
+			return false;
+		msleep(20);
+	}
+	return true;
+}
+
+/* Access with a deregistered descriptor fails and kills only that pair. */
+static void smbd_rdma_stale_descriptor(struct kunit *test)
+{
+	const struct tl_dev *dev = test->param_value;
+	const struct smbd_buffer_desc_v1 *d;
+	struct smbd_buffer_desc_v1 old[4];
+	struct tl_pair p, q;
+	struct smbd_reg *reg;
+	struct rl_buf *b;
+	struct kvec kv;
+	struct iov_iter it;
+	u8 *buf;
+	u32 n;
+	int rc;
+
+	rl_pair(test, &p);
+	/* A second pair on the same device and listener port range. */
+	q.sin = p.sin;
+	q.cli = tl_connect(test, &q.sin, NULL, NULL, NULL);
+	q.srvc = tl_accepted(test, p.srv, 1);
+
+	buf = tl_kvmalloc(test, 8192);
+	b = rl_buf_new(test, 8192, false, 0);
+	reg = rl_register(test, p.cli, b, SMBD_REG_REMOTE_WRITE);
+	d = smbd_reg_descs(reg, &n);
+	KUNIT_ASSERT_LE(test, n, (u32)ARRAY_SIZE(old));
+	memcpy(old, d, n * sizeof(*d));
+	KUNIT_ASSERT_EQ(test, smbd_deregister(reg), 0);
+
+	rl_fill(buf, 8192, 3);
+	kv.iov_base = buf;
+	kv.iov_len = 8192;
+	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, 8192);
+	rc = smbd_rdma_write(p.srvc, &it, old, n, 0);
+	/*
+	 * On IB/RoCE the target's NAK fails the write itself. On iWARP a
+	 * write completes once sent; the target then terminates the
+	 * connection. Either way the pair must die.
+	 */
+	if (!dev->iwarp)
+		KUNIT_EXPECT_NE(test, rc, 0);
+	KUNIT_EXPECT_TRUE_MSG(test, rl_pair_dies(&p),
+			      "the pair survived a stale descriptor");
+	/* Nothing reached the buffer. */
+	rl_buf_copy(test, b, 0, buf, 8192, false);
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(buf, 0, 8192));
+
+	/* The other pair still moves data both ways. */
+	b = rl_buf_new(test, 8192, true, 0);
+	rl_fill(buf, 8192, 4);
+	reg = rl_register(test, q.cli, b, SMBD_REG_REMOTE_WRITE);
+	KUNIT_EXPECT_EQ(test, rl_peer_io(q.srvc, reg, 0, buf, 8192, true), 0);
+	KUNIT_EXPECT_EQ(test, smbd_deregister(reg), 0);
+	rl_buf_copy(test, b, 0, buf, 8192, false);
+	rl_check(test, buf, 8192, 4, "other connection");
+	KUNIT_EXPECT_EQ(test, smbd_conn_error(q.cli), 0);
+	KUNIT_EXPECT_EQ(test, smbd_conn_error(q.srvc), 0);
+}
+
+struct rl_waiter {
+	struct smbd_conn *conn;
+	struct rl_buf *buf;
+	struct smbd_reg *reg;
+	struct completion started;
+	struct completion done;
+};
+
+static int rl_waiter_fn(void *data)
+{
+	struct rl_waiter *w = data;
+	struct iov_iter it;
+	struct kvec kv;
+
+	rl_buf_iter(w->buf, &it, &kv, ITER_DEST);
+	complete(&w->started);
+	w->reg = smbd_register(w->conn, &it, SMBD_REG_REMOTE_WRITE);
+	complete(&w->done);
+	return 0;
+}
+
+/* Exhaust the pool: NOWAIT fails, a blocking registration waits. */
+static void smbd_rdma_pool_exhaustion(struct kunit *test)
+{
+	struct smbd_reg **regs;
+	struct rl_waiter w = {};
+	struct task_struct *t;
+	struct rl_buf *b, *gappy;
+	struct iov_iter it;
+	struct kvec kv;
+	struct tl_pair p;
+	struct smbd_reg *r;
+	u32 i, n = 0, max = 1024;
+
+	rl_pair(test, &p);
+	b = rl_buf_new(test, 4096, false, 0);
+	regs = kunit_kcalloc(test, max, sizeof(*regs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, regs);
+	for (;;) {
+		rl_buf_iter(b, &it, &kv, ITER_DEST);
+		r = smbd_register(p.cli, &it, SMBD_REG_REMOTE_WRITE |
+				  SMBD_REG_NOWAIT);
+		if (IS_ERR(r))
+			break;
+		KUNIT_ASSERT_LT(test, n, max);
+		regs[n++] = r;
+	}
+	KUNIT_EXPECT_EQ(test, PTR_ERR(r), -EAGAIN);
+	KUNIT_EXPECT_GE(test, n, 9U);
+	kunit_info(test, "pool of %u MRs exhausted", n);
+
+	/* More MRs than the pool has at all: one MR per gap. */
+	gappy = rl_buf_new(test, 4096 * (n + 1), true, 0);
+	for (i = 0; i < gappy->nbv; i++) {
+		gappy->bv[i].bv_offset = 1;
+		gappy->bv[i].bv_len = 100;
+	}
+	gappy->len = 100 * gappy->nbv;
+	rl_buf_iter(gappy, &it, &kv, ITER_DEST);
+	r = smbd_register(p.cli, &it, SMBD_REG_REMOTE_WRITE);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(r), -EMSGSIZE);
+
+	w.conn = p.cli;
+	w.buf = rl_buf_new(test, 4096, false, 0);
+	init_completion(&w.started);
+	init_completion(&w.done);
+	t = kthread_run(rl_waiter_fn, &w, "smbd-rl-wait");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	wait_for_completion(&w.started);
+	/* It must still be waiting a while later. */
+	KUNIT_EXPECT_EQ(test, wait_for_completion_timeout(&w.done,
+							  msecs_to_jiffies(500)),
+			0UL);
+	KUNIT_EXPECT_EQ(test, smbd_deregister(regs[--n]), 0);
+	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&w.done,
+							  msecs_to_jiffies(timeout_ms)),
+			0UL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(w.reg));
+	KUNIT_EXPECT_GE(test, smbd_test_stat(p.cli, SMBD_STAT_MR_REG_WAITS), 1ULL);
+	KUNIT_EXPECT_EQ(test, smbd_deregister(w.reg), 0);
+	while (n)
+		KUNIT_EXPECT_EQ(test, smbd_deregister(regs[--n]), 0);
+	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.cli), 0);
+}
+
+/* Local refusals keep the connection; above MaxReadWriteSize too. */
+static void smbd_rdma_local_errors(struct kunit *test)
+{
+	struct smbd_conn_info info;
+	struct smbd_buffer_desc_v1 d[2];
+	struct smbd_reg *reg;
+	struct rl_buf *b;
+	struct tl_pair p;
+	struct iov_iter it;
+	struct kvec kv;
+	u8 *big;
+
+	rl_pair(test, &p);
+	KUNIT_ASSERT_EQ(test, smbd_conn_query(p.srvc, &info), 0);
+	big = tl_kvmalloc(test, info.params.max_read_write_size + 1);
+	b = rl_buf_new(test, info.params.max_read_write_size + 1, false, 0);
+	reg = rl_register(test, p.cli, b, SMBD_REG_REMOTE_WRITE);
+	KUNIT_EXPECT_EQ(test, rl_peer_io(p.srvc, reg, 0, big,
+					 info.params.max_read_write_size + 1,
+					 true), -EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, smbd_test_stat(p.srvc, SMBD_STAT_RW_TOO_BIG), 1ULL);
+	KUNIT_EXPECT_EQ(test, smbd_deregister(reg), 0);
+
+	/* Zero descriptors, and an Offset + Length that overflows. */
+	kv.iov_base = big;
+	kv.iov_len = 16;
+	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, 16);
+	KUNIT_EXPECT_EQ(test, smbd_rdma_write(p.srvc, &it, d, 0, 0), -EINVAL);
+	d[0].offset = cpu_to_le64(U64_MAX - 4);
+	d[0].token = cpu_to_le32(1);
+	d[0].length = cpu_to_le32(16);
+	KUNIT_EXPECT_EQ(test, smbd_rdma_write(p.srvc, &it, d, 1, 0), -EOVERFLOW);
+
+	/* Flags: no access, unknown bits, empty buffer. */
+	rl_buf_iter(b, &it, &kv, ITER_DEST);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(smbd_register(p.cli, &it, 0)),
+			-EINVAL);
+	reg = smbd_register(p.cli, &it, 0x80 | SMBD_REG_REMOTE_READ);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(reg), -EINVAL);
+	iov_iter_kvec(&it, ITER_DEST, &kv, 1, 0);
+	reg = smbd_register(p.cli, &it, SMBD_REG_REMOTE_READ);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(reg), -EINVAL);
+	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.cli), 0);
+	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.srvc), 0);
+}
+
+/* A connection destroyed with registrations outstanding. */
+static void smbd_rdma_teardown_outstanding(struct kunit *test)
+{
+	const struct tl_dev *d = test->param_value;
+	struct smbd_reg *regs[3];
+	struct tl_server *srv;
+	struct smbd_conn *cli, *srvc;
+	struct sockaddr_in sin;
+	struct rl_buf *b;
+	int i;
+
+	tl_addr(test, d, &sin);
+	srv = tl_listen(test, &sin, NULL, &tl_pull_ops);
+	/* Not through tl_connect: this test destroys it itself. */
+	cli = smbd_connect(&init_net, (struct sockaddr *)&sin, NULL, NULL, NULL,
+			   NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(cli));
+	srvc = tl_accepted(test, srv, 0);
+	for (i = 0; i < 3; i++) {
+		b = rl_buf_new(test, 65536 * (i + 1), i & 1, 0);
+		regs[i] = rl_register(test, cli, b, i == 2 ? SMBD_REG_REMOTE_READ :
+				      SMBD_REG_REMOTE_WRITE);
+	}
+	smbd_destroy(cli);
+	/* Teardown released them; deregistration now only frees handles. */
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, smbd_deregister(regs[i]), 0);
+	(void)srvc;
+}
+
+static struct kunit_case smbd_rdma_live_cases[] = {
+	KUNIT_CASE_PARAM_ATTR(smbd_rdma_sizes, tl_dev_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_PARAM(smbd_rdma_random_offsets, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbd_rdma_remote_invalidation, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbd_rdma_stale_descriptor, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbd_rdma_pool_exhaustion, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbd_rdma_local_errors, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbd_rdma_teardown_outstanding, tl_dev_gen_params),
+	{}
+};
+
+static struct kunit_suite smbd_rdma_live_suite = {
+	.name = "smbdirect_rdma_live",
+	.test_cases = smbd_rdma_live_cases,
+};
+
+kunit_test_suite(smbd_rdma_live_suite);
+
+MODULE_DESCRIPTION("smbdirect live KUnit tests: registration and RDMA read/write");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -1,0 +1,526 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RDMA Write to and RDMA Read from a peer buffer (MS-SMBD 3.1.4.5,
+ * 3.1.4.6) with the kernel's rdma_rw API.
+ *
+ * Normal operation: smbd_desc_select() (desc.c, pure) turns the peer's
+ * Buffer Descriptor V1 array and an offset into the remote pieces the
+ * local buffer maps onto. Each piece is cut into chunks of at most
+ * conn->rw_chunk bytes; a chunk is one rdma_rw context over the matching
+ * part of the local iov_iter, posted as one chain with only its last work
+ * request signaled. The caller waits until every chunk completed, then the
+ * contexts are destroyed (DMA unmapped, rdma_rw's own MRs returned).
+ *
+ * Flow control: the QP's send queue was sized for conn->rw_ctxs contexts
+ * of at most one chunk each (rdma_rw_init_qp() adds its share, and
+ * smbd_rw_plan() adds room for the work requests of a chunk); a context
+ * is started only when one of the conn->rw_ctxs slots and enough of the
+ * send-queue budget are free, and RDMA Read contexts in flight never
+ * exceed the connection's ORD. Operations larger than the negotiated
+ * MaxReadWriteSize are refused.
+ *
+ * Locking: conn->lock (BH) protects the slot and budget counters and the
+ * orphan list, and is held while posting (after checking the state). The
+ * API call counts in mr_users for its whole duration, so teardown, which
+ * drains the QP first and then waits for mr_users, destroys the QP only
+ * after every context was destroyed.
+ *
+ * Transport recovery: a failed completion (a remote access error after the
+ * peer invalidated its buffer, say) terminates the connection and fails
+ * the call with -EIO; other connections are not affected. If a chain was
+ * posted only in part, its context may still have work requests queued:
+ * it is handed to the connection (rw_orphans) and destroyed at teardown
+ * after the drain.
+ */
+
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/scatterlist.h>
+#include <linux/uio.h>
+#include <rdma/rw.h>
+
+#include "smbd.h"
+#include "desc.h"
+#include "trace.h"
+
+/* Largest chunk: 256 pages, and within one rdma_rw MR on iWARP reads. */
+#define SMBD_RW_CHUNK_PAGES	256
+
+/**
+ * struct smbd_rw_op - one smbd_rdma_read()/smbd_rdma_write() call
+ * @pending: chunks posted and not completed, plus one for the caller
+ * @status: first failed work completion status
+ * @done: @pending reached zero
+ */
+struct smbd_rw_op {
+	atomic_t pending;
+	int status;
+	struct completion done;
+};
+
+/**
+ * struct smbd_rw_chunk - one rdma_rw context
+ * @list: entry in the call's list, or in conn->rw_orphans
+ * @conn: connection
+ * @op: the call, NULL for an orphan
+ * @cqe: completion of the context's last work request
+ * @ctx: the rdma_rw context, valid if @ctx_ok
+ * @ctx_ok: rdma_rw_ctx_init() succeeded
+ * @slot: holds a context slot (and a read slot if @read)
+ * @done: its last work request completed (set under conn->lock)
+ * @read: RDMA Read (else Write)
+ * @wrs: work requests the context uses (send-queue budget taken)
+ * @len: bytes
+ * @cid: completion id (tracepoints)
+ * @sgt: the local pages
+ */
+struct smbd_rw_chunk {
+	struct list_head list;
+	struct smbd_conn *conn;
+	struct smbd_rw_op *op;
+	struct ib_cqe cqe;
+	struct rdma_rw_ctx ctx;
+	bool ctx_ok;
+	bool slot;
+	bool done;
+	bool read;
+	u32 wrs;
+	u32 len;
+	u32 cid;
+	struct sg_table sgt;
+};
+
+/**
+ * smbd_rw_plan() - size the RDMA read/write resources before the QP exists
+ * @conn: connection whose limits are known
+ * @room: send queue entries the device still allows
+ *
+ * Return: send queue entries to add for the chunks' work requests (beyond
+ * what rdma_rw_init_qp() adds by itself); conn->rw_ctxs is set to the
+ * contexts that fit, at least one.
+ */
+u32 smbd_rw_plan(struct smbd_conn *conn, u32 room)
+{
+	u32 sge = min(conn->limits.max_send_sge, conn->limits.max_sge_rd);
+	u32 per_ctx, ctxs = max(smbd_rw_ctxs, 1U);
+
+	sge = max(sge, 1U);
+	conn->rw_chunk = min_t(u32, SMBD_RW_CHUNK_PAGES,
+			       max(conn->limits.frwr_depth, 2U) - 1) * PAGE_SIZE;
+	/* A chunk not starting on a page boundary touches one more page. */
+	per_ctx = max(DIV_ROUND_UP(conn->rw_chunk / PAGE_SIZE + 1, sge), 3U);
+	while (ctxs > 1 && ctxs * per_ctx > room)
+		ctxs--;
+	conn->rw_ctxs = ctxs;
+	conn->rw_wr_budget = ctxs * per_ctx;
+	conn->rw_ctx_avail = ctxs;
+	conn->rw_wr_avail = conn->rw_wr_budget;
+	return conn->rw_wr_budget;
+}
+
+static void smbd_rw_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct smbd_rw_chunk *ch = container_of(wc->wr_cqe,
+						struct smbd_rw_chunk, cqe);
+	struct smbd_conn *conn = ch->conn;
+	struct smbd_rw_op *op = ch->op;
+	bool last;
+
+	trace_smbd_rw(conn->num, ch->cid, ch->read, ch->len, ch->wrs,
+		      -(int)wc->status);
+	spin_lock_bh(&conn->lock);
+	if (wc->status != IB_WC_SUCCESS) {
+		if (wc->status == IB_WC_WR_FLUSH_ERR)
+			__smbd_conn_fail(conn, -ECONNRESET,
+					 SMBD_CAUSE_PEER_DISCONNECT);
+		else
+			__smbd_conn_fail(conn, -EIO, SMBD_CAUSE_RW_ERROR);
+		if (op && !op->status)
+			op->status = wc->status;
+	}
+	/* The caller may free @ch as soon as it sees this. */
+	ch->done = true;
+	last = op && atomic_dec_and_test(&op->pending);
+	spin_unlock_bh(&conn->lock);
+	wake_up_all(&conn->wq);
+	if (last)
+		complete(&op->done);
+}
+
+static void smbd_rw_chunk_free(struct smbd_conn *conn,
+			       struct smbd_rw_chunk *ch)
+{
+	if (ch->ctx_ok)
+		rdma_rw_ctx_destroy(&ch->ctx, conn->id->qp, conn->id->port_num,
+				    ch->sgt.sgl, ch->sgt.nents,
+				    ch->read ? DMA_FROM_DEVICE : DMA_TO_DEVICE);
+	smbd_sgt_free(&ch->sgt);
+	kfree(ch);
+}
+
+/* Give back a chunk's slot and send-queue budget, and free it. */
+static void smbd_rw_chunk_put(struct smbd_conn *conn, struct smbd_rw_chunk *ch)
+{
+	if (ch->slot) {
+		spin_lock_bh(&conn->lock);
+		conn->rw_ctx_avail++;
+		if (ch->read)
+			conn->rw_rd_used--;
+		conn->rw_wr_avail += ch->wrs;
+		spin_unlock_bh(&conn->lock);
+	}
+	smbd_rw_chunk_free(conn, ch);
+}
+
+/*
+ * Free the call's chunks that completed, so that a call larger than the
+ * slots or the budget can go on with its own resources. Returns how many.
+ */
+static int smbd_rw_reap(struct smbd_conn *conn, struct list_head *list)
+{
+	struct smbd_rw_chunk *ch, *tmp;
+	int n = 0;
+
+	list_for_each_entry_safe(ch, tmp, list, list) {
+		if (!READ_ONCE(ch->done))
+			continue;
+		/* Pairs with the lock the completion handler set it under. */
+		spin_lock_bh(&conn->lock);
+		spin_unlock_bh(&conn->lock);
+		list_del(&ch->list);
+		smbd_rw_chunk_put(conn, ch);
+		n++;
+	}
+	if (n)
+		wake_up_all(&conn->wq);
+	return n;
+}
+
+static bool smbd_rw_any_done(struct list_head *list)
+{
+	struct smbd_rw_chunk *ch;
+
+	list_for_each_entry(ch, list, list)
+		if (READ_ONCE(ch->done))
+			return true;
+	return false;
+}
+
+/**
+ * smbd_rw_release_orphans() - destroy contexts posted only in part
+ * @conn: connection whose QP is drained
+ *
+ * Context: process, teardown, before the QP is destroyed.
+ */
+void smbd_rw_release_orphans(struct smbd_conn *conn)
+{
+	struct smbd_rw_chunk *ch, *tmp;
+	LIST_HEAD(list);
+
+	spin_lock_bh(&conn->lock);
+	list_splice_init(&conn->rw_orphans, &list);
+	spin_unlock_bh(&conn->lock);
+	list_for_each_entry_safe(ch, tmp, &list, list) {
+		list_del(&ch->list);
+		smbd_rw_chunk_free(conn, ch);
+	}
+}
+
+/* RDMA Read contexts allowed in flight: the ORD, within the slots. */
+static u32 smbd_rw_rd_max(struct smbd_conn *conn)
+{
+	return clamp_t(u32, READ_ONCE(conn->ord), 1, conn->rw_ctxs);
+}
+
+/*
+ * Wait for a context slot (and a read slot), freeing the call's own
+ * completed chunks meanwhile; 0 or the connection's error.
+ */
+static int smbd_rw_get_slot(struct smbd_conn *conn, bool read,
+			    struct list_head *list)
+{
+	int rc;
+
+	for (;;) {
+		smbd_rw_reap(conn, list);
+		spin_lock_bh(&conn->lock);
+		if (conn->mr_dead || conn->state != SMBD_CS_ESTABLISHED) {
+			rc = conn->error ? conn->error : -ENOTCONN;
+		} else if (conn->rw_ctx_avail &&
+			   (!read || conn->rw_rd_used < smbd_rw_rd_max(conn))) {
+			conn->rw_ctx_avail--;
+			if (read)
+				conn->rw_rd_used++;
+			rc = 0;
+		} else {
+			rc = -EAGAIN;
+		}
+		spin_unlock_bh(&conn->lock);
+		if (rc != -EAGAIN)
+			return rc;
+		wait_event(conn->wq,
+			   (READ_ONCE(conn->rw_ctx_avail) &&
+			    (!read || READ_ONCE(conn->rw_rd_used) <
+			     smbd_rw_rd_max(conn))) ||
+			   smbd_rw_any_done(list) ||
+			   READ_ONCE(conn->mr_dead) ||
+			   READ_ONCE(conn->state) != SMBD_CS_ESTABLISHED);
+	}
+}
+
+/* Take @wrs of the send-queue budget, waiting like smbd_rw_get_slot(). */
+static int smbd_rw_get_wrs(struct smbd_conn *conn, u32 wrs,
+			   struct list_head *list)
+{
+	int rc;
+
+	if (wrs > conn->rw_wr_budget)
+		return -E2BIG;
+	for (;;) {
+		smbd_rw_reap(conn, list);
+		spin_lock_bh(&conn->lock);
+		if (conn->mr_dead || conn->state != SMBD_CS_ESTABLISHED) {
+			rc = conn->error ? conn->error : -ENOTCONN;
+		} else if (conn->rw_wr_avail >= wrs) {
+			conn->rw_wr_avail -= wrs;
+			rc = 0;
+		} else {
+			rc = -EAGAIN;
+		}
+		spin_unlock_bh(&conn->lock);
+		if (rc != -EAGAIN)
+			return rc;
+		wait_event(conn->wq, READ_ONCE(conn->rw_wr_avail) >= wrs ||
+			   smbd_rw_any_done(list) ||
+			   READ_ONCE(conn->mr_dead) ||
+			   READ_ONCE(conn->state) != SMBD_CS_ESTABLISHED);
+	}
+}
+
+/* Build, account and post one chunk; on error it is still on @list. */
+static int smbd_rw_chunk_start(struct smbd_conn *conn, struct smbd_rw_op *op,
+			       struct list_head *list, struct iov_iter *iter,
+			       const struct smbd_rw_seg *seg, bool read)
+{
+	enum dma_data_direction dir = read ? DMA_FROM_DEVICE : DMA_TO_DEVICE;
+	const struct ib_send_wr *bad = NULL;
+	struct ib_send_wr *first;
+	struct smbd_rw_chunk *ch;
+	struct iov_iter copy;
+	int npages, n, rc;
+	ssize_t got;
+
+	ch = kzalloc(sizeof(*ch), GFP_KERNEL);
+	if (!ch)
+		return -ENOMEM;
+	ch->conn = conn;
+	ch->op = op;
+	ch->read = read;
+	ch->len = seg->len;
+	ch->cqe.done = smbd_rw_done;
+	list_add_tail(&ch->list, list);
+
+	rc = smbd_rw_get_slot(conn, read, list);
+	if (rc)
+		return rc;
+	ch->slot = true;
+
+	copy = *iter;
+	iov_iter_truncate(&copy, seg->len);
+	npages = iov_iter_npages(&copy, INT_MAX);
+	rc = smbd_sgt_alloc(&ch->sgt, npages);
+	if (rc)
+		return rc;
+	ch->sgt.nents = 0;
+	got = extract_iter_to_sg(iter, seg->len, &ch->sgt, npages, 0);
+	if (got != seg->len)
+		return got < 0 ? got : -EIO;
+	smbd_sg_end(&ch->sgt);
+
+	n = rdma_rw_ctx_init(&ch->ctx, conn->id->qp, conn->id->port_num,
+			     ch->sgt.sgl, ch->sgt.nents, 0, seg->addr,
+			     seg->rkey, dir);
+	if (n <= 0)
+		return n < 0 ? n : -EIO;
+	ch->ctx_ok = true;
+	rc = smbd_rw_get_wrs(conn, n, list);
+	if (rc)
+		return rc;
+	ch->wrs = n;
+	first = rdma_rw_ctx_wrs(&ch->ctx, conn->id->qp, conn->id->port_num,
+				&ch->cqe, NULL);
+
+	spin_lock_bh(&conn->lock);
+	if (conn->mr_dead || conn->state != SMBD_CS_ESTABLISHED ||
+	    !conn->qp_live) {
+		rc = conn->error ? conn->error : -ENOTCONN;
+		spin_unlock_bh(&conn->lock);
+		return rc;
+	}
+	ch->cid = ++conn->next_cid;
+	atomic_inc(&op->pending);
+	rc = ib_post_send(conn->id->qp, first, &bad);
+	if (rc) {
+		atomic_dec(&op->pending);
+		if (bad != first) {
+			/* Queued in part: teardown destroys it after the drain. */
+			ch->op = NULL;
+			list_move_tail(&ch->list, &conn->rw_orphans);
+		}
+		__smbd_conn_fail(conn, rc, SMBD_CAUSE_POST_ERROR);
+	}
+	spin_unlock_bh(&conn->lock);
+	if (!rc) {
+		smbd_stat_add(conn, SMBD_STAT_RDMA_WRS, n);
+		trace_smbd_rw(conn->num, ch->cid, read, ch->len, n, 1);
+	}
+	return rc;
+}
+
+/* Destroy the call's chunks and give back their slots. */
+static void smbd_rw_finish(struct smbd_conn *conn, struct list_head *list)
+{
+	struct smbd_rw_chunk *ch, *tmp;
+
+	list_for_each_entry_safe(ch, tmp, list, list) {
+		list_del(&ch->list);
+		smbd_rw_chunk_put(conn, ch);
+	}
+	wake_up_all(&conn->wq);
+}
+
+static int smbd_rw(struct smbd_conn *conn, struct iov_iter *iter,
+		   const struct smbd_buffer_desc_v1 *descs, u32 ndescs,
+		   u64 offset, bool read)
+{
+	size_t len = iov_iter_count(iter);
+	struct smbd_rw_seg *segs = NULL;
+	struct smbd_rw_op op;
+	u32 max_rw, nsegs = 0, i, done, piece;
+	u32 max_descs = READ_ONCE(smbd_rw_max_descs);
+	LIST_HEAD(chunks);
+	int rc;
+
+	might_sleep();
+	if (len > U32_MAX || user_backed_iter(iter) || (ndescs && !descs))
+		return -EINVAL;
+	rc = smbd_conn_enter(conn, false);
+	if (rc)
+		return rc;
+	spin_lock_bh(&conn->lock);
+	max_rw = conn->params.max_read_write_size;
+	spin_unlock_bh(&conn->lock);
+	if (len > max_rw) {
+		smbd_stat_inc(conn, SMBD_STAT_RW_TOO_BIG);
+		rc = -EMSGSIZE;
+		goto out_leave;
+	}
+	if (ndescs > max_descs || !ndescs) {
+		rc = ndescs ? -E2BIG : -EINVAL;
+		smbd_stat_inc(conn, SMBD_STAT_RW_BAD_DESC);
+		goto out_leave;
+	}
+	segs = kmalloc_array(ndescs, sizeof(*segs), GFP_KERNEL);
+	if (!segs) {
+		rc = -ENOMEM;
+		goto out_leave;
+	}
+	rc = smbd_desc_select(descs, ndescs, max_descs, offset, len, segs,
+			      &nsegs);
+	if (rc) {
+		smbd_stat_inc(conn, SMBD_STAT_RW_BAD_DESC);
+		goto out_free;
+	}
+
+	atomic_set(&op.pending, 1);
+	op.status = 0;
+	init_completion(&op.done);
+	for (i = 0; i < nsegs && !rc; i++) {
+		for (done = 0; done < segs[i].len && !rc; done += piece) {
+			struct smbd_rw_seg s;
+
+			piece = min(segs[i].len - done, conn->rw_chunk);
+			s.addr = segs[i].addr + done;
+			s.rkey = segs[i].rkey;
+			s.len = piece;
+			rc = smbd_rw_chunk_start(conn, &op, &chunks, iter, &s,
+						 read);
+		}
+	}
+	if (atomic_dec_and_test(&op.pending))
+		complete(&op.done);
+	wait_for_completion(&op.done);
+	if (!rc && op.status)
+		rc = -EIO;
+	smbd_rw_finish(conn, &chunks);
+
+	if (!rc) {
+		smbd_stat_inc(conn, read ? SMBD_STAT_RDMA_READS :
+			      SMBD_STAT_RDMA_WRITES);
+		smbd_stat_add(conn, read ? SMBD_STAT_RDMA_READ_BYTES :
+			      SMBD_STAT_RDMA_WRITE_BYTES, len);
+	}
+out_free:
+	kfree(segs);
+out_leave:
+	if (rc)
+		smbd_stat_inc(conn, SMBD_STAT_RW_FAILED);
+	smbd_conn_leave(conn);
+	return rc;
+}
+
+/**
+ * smbd_rdma_write() - RDMA Write a local buffer into a peer buffer (3.1.4.5)
+ * @conn: established connection
+ * @from: the data: a kernel iterator (bvec, kvec, folio queue or xarray);
+ *	advanced by what was written
+ * @descs: the peer's Buffer Descriptor V1 array, as received
+ * @ndescs: its entries (at most the rw_max_descriptors parameter)
+ * @offset: where in the peer buffer (the descriptors' Lengths, in order)
+ *	the data goes
+ *
+ * Writes iov_iter_count(@from) bytes (at most the negotiated
+ * MaxReadWriteSize) with as many RDMA Write work requests as needed, in
+ * flight at most rw_contexts contexts at a time, and waits for all of
+ * them.
+ *
+ * Context: process, may sleep.
+ *
+ * Return: 0; -EINVAL, -E2BIG, -EOVERFLOW or -ERANGE for descriptors that
+ * do not cover the range (the connection stays up); -EMSGSIZE above
+ * MaxReadWriteSize; -EIO if the provider failed a work request (the peer
+ * refused the access, for instance: the connection is then terminated);
+ * -ENOMEM; or the connection's error.
+ */
+int smbd_rdma_write(struct smbd_conn *conn, struct iov_iter *from,
+		    const struct smbd_buffer_desc_v1 *descs, u32 ndescs,
+		    u64 offset)
+{
+	return smbd_rw(conn, from, descs, ndescs, offset, false);
+}
+EXPORT_SYMBOL_GPL(smbd_rdma_write);
+
+/**
+ * smbd_rdma_read() - RDMA Read a peer buffer into a local buffer (3.1.4.6)
+ * @conn: established connection
+ * @to: where the data goes: a kernel iterator; advanced by what was read.
+ *	On iWARP, whose RDMA Read targets need an MR, the pages of one chunk
+ *	must have no gaps (page-aligned except at the ends).
+ * @descs: the peer's Buffer Descriptor V1 array, as received
+ * @ndescs: its entries
+ * @offset: where in the peer buffer to start
+ *
+ * Reads iov_iter_count(@to) bytes like smbd_rdma_write() writes, with no
+ * more RDMA Read contexts in flight than the connection's ORD.
+ *
+ * Context: process, may sleep.
+ *
+ * Return: as smbd_rdma_write().
+ */
+int smbd_rdma_read(struct smbd_conn *conn, struct iov_iter *to,
+		   const struct smbd_buffer_desc_v1 *descs, u32 ndescs,
+		   u64 offset)
+{
+	return smbd_rw(conn, to, descs, ndescs, offset, true);
+}
+EXPORT_SYMBOL_GPL(smbd_rdma_read);
