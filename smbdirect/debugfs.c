@@ -228,6 +228,49 @@ static int smbd_conn_credits_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(smbd_conn_credits);
 
+static int smbd_conn_mr_show(struct seq_file *m, void *unused)
+{
+	struct smbd_conn *conn = m->private;
+	u32 freec, usable, busy = 0, regs = 0, users, ctx_avail, rd_used;
+	u32 wr_avail;
+	struct smbd_mr *mr;
+	struct list_head *pos;
+	bool dead;
+
+	spin_lock_bh(&conn->lock);
+	freec = conn->mr_free_count;
+	usable = conn->mr_usable;
+	dead = conn->mr_dead;
+	users = conn->mr_users;
+	ctx_avail = conn->rw_ctx_avail;
+	rd_used = conn->rw_rd_used;
+	wr_avail = conn->rw_wr_avail;
+	if (conn->mrs) {
+		list_for_each_entry(mr, &conn->mr_busy, list)
+			busy++;
+		list_for_each(pos, &conn->regs)
+			regs++;
+	}
+	spin_unlock_bh(&conn->lock);
+
+	seq_printf(m, "mr_pool_size %u\n", conn->nmrs);
+	seq_printf(m, "mr_pool_usable %u\n", usable);
+	seq_printf(m, "mr_ready %u\n", freec);
+	seq_printf(m, "mr_in_use %u\n", busy);
+	seq_printf(m, "mr_depth_pages %u\n", conn->mr_depth);
+	seq_printf(m, "registrations %u\n", regs);
+	seq_printf(m, "api_calls_in_progress %u\n", users);
+	seq_printf(m, "released %d\n", dead);
+	seq_printf(m, "rw_contexts %u\n", conn->rw_ctxs);
+	seq_printf(m, "rw_contexts_free %u\n", ctx_avail);
+	seq_printf(m, "rw_reads_in_flight %u\n", rd_used);
+	seq_printf(m, "rw_chunk_bytes %u\n", conn->rw_chunk);
+	seq_printf(m, "rw_sq_budget %u\n", conn->rw_wr_budget);
+	seq_printf(m, "rw_sq_budget_free %u\n", wr_avail);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(smbd_conn_mr);
+
 static int smbd_conn_counters_show(struct seq_file *m, void *unused)
 {
 	struct smbd_conn *conn = m->private;
@@ -268,6 +311,7 @@ void smbd_debugfs_conn_add(struct smbd_conn *conn)
 			    &smbd_conn_counters_fops);
 	debugfs_create_file("errors", 0444, conn->dir, conn,
 			    &smbd_conn_errors_fops);
+	debugfs_create_file("mr", 0444, conn->dir, conn, &smbd_conn_mr_fops);
 }
 
 /**
