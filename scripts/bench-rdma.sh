@@ -20,11 +20,11 @@ main() {
 	mkdir -p "$out"
 	"$SMBD_TOP/scripts/vm.sh" --exec "$SMBD_TOP/scripts/vm/bench_rdma.sh" \
 		--out "$out" --timeout 2400 >"$out/run.log" 2>&1 || true
-	awk '$1 == "result" { v[$2" "$3" "$4" "$5] = $6; k[$2" "$3" "$4] = 1 }
+	awk '$1 == "result" { v[$2" "$3" "$4" "$5] = $6
+			      if (!(($2" "$3" "$4) in k)) { k[$2" "$3" "$4] = 1; keys[++n] = $2" "$3" "$4 } }
 	     END {
 		printf "%-4s %-5s %8s %10s %10s %6s %10s %6s\n", "dev", "op", "size",
 		       "raw MB/s", "once MB/s", "ratio", "each MB/s", "ratio"
-		n = asorti(k, keys)
 		for (i = 1; i <= n; i++) {
 			key = keys[i]; r = v[key" raw"]; o = v[key" smbd_once"]; e = v[key" smbd_each"]
 			split(key, f, " ")
