@@ -84,6 +84,10 @@ for lib in $(printf '%s\n' "${libs[@]}" | sort -u); do
 done
 # rping and friends cancel threads, which loads libgcc_s at run time.
 copy "$multiarch/libgcc_s.so.1"
+# ksmbd-tools convert user names and passwords to UTF-16LE with iconv (glib),
+# which loads the converter at run time; without it they fall back to UCS-2.
+copy "$multiarch/gconv/gconv-modules"
+copy "$multiarch/gconv/UTF-16.so"
 cp /etc/libibverbs.d/rxe.driver /etc/libibverbs.d/siw.driver "$root/etc/libibverbs.d/"
 
 ln -s dash "$root/usr/bin/sh"
