@@ -5,9 +5,10 @@
 # print its path. It holds dash and bash, busybox (its applets in
 # /usr/local/bb, last in PATH, so the real iproute2 and kmod tools win),
 # iproute2's ip and rdma, kmod, the verbs and rdma_cm utilities, perftest,
-# and libibverbs with the rxe and siw providers, each with the shared
-# libraries it needs. The test modules and the init script are added per
-# run by scripts/vm.sh as a second archive appended to this one.
+# libibverbs with the rxe and siw providers, and for the interop tests
+# ksmbd-tools (the stock ksmbd's daemon and tools) and mount.cifs, each with
+# the shared libraries it needs. The test modules and the init script are
+# added per run by scripts/vm.sh as a second archive appended to this one.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -18,9 +19,14 @@ bins=(
 	/usr/bin/rping /usr/bin/ucmatose /usr/bin/udaddy
 	/usr/bin/ib_send_lat /usr/bin/ib_send_bw /usr/bin/ib_write_bw
 	/usr/bin/ib_write_lat /usr/bin/ib_read_bw /usr/bin/ib_read_lat
+	# interop with the stock ksmbd and cifs (tests/vm/interop_*.sh). The
+	# ksmbd.* names are links to one multi-call binary that dispatches on
+	# its name, so each is copied under its own name.
+	/usr/sbin/ksmbd.mountd /usr/sbin/ksmbd.control /usr/sbin/ksmbd.adduser
+	/usr/sbin/ksmbd.addshare /usr/sbin/mount.cifs
 )
-# Extra programs a later stage may add (ksmbd-tools, cifs-utils...): a
-# space-separated list of absolute paths; missing ones are an error.
+# Extra programs for a one-off run: a space-separated list of absolute
+# paths; missing ones are an error.
 read -r -a extra <<<"${SMBD_INITRAMFS_EXTRA:-}"
 bins+=("${extra[@]}")
 multiarch=/usr/lib/x86_64-linux-gnu
@@ -30,10 +36,12 @@ providers=("$multiarch"/libibverbs/librxe-rdmav*.so "$multiarch"/libibverbs/libs
 
 key=$( { cat "$0"; printf '%s\n' "${bins[@]}";
 	 dpkg-query -W busybox-static iproute2 kmod rdma-core ibverbs-providers \
-		ibverbs-utils rdmacm-utils perftest libc6 dash bash; } | sha256sum | cut -c1-12)
+		ibverbs-utils rdmacm-utils perftest libc6 dash bash ksmbd-tools \
+		cifs-utils libglib2.0-0 libnl-genl-3-200 libcap-ng0; } | sha256sum | cut -c1-12)
 dir="$SMBD_CACHE/initramfs"
 cpio="$dir/base-$key.cpio"
 if [ -f "$cpio" ]; then
+	touch "$cpio"
 	echo "$cpio"
 	exit 0
 fi
@@ -45,6 +53,8 @@ trap 'rm -rf "$root"' EXIT
 
 mkdir -p "$root"/{usr/bin,usr/sbin,usr/lib64,usr/local/bb,"$multiarch"/libibverbs}
 mkdir -p "$root"/{dev,proc,sys,tmp,run,mnt,src,etc/libibverbs.d,root,var/tmp}
+# ksmbd.mountd keeps its generated subauth file in /etc/ksmbd.
+mkdir -p "$root"/etc/ksmbd
 ln -s usr/bin "$root/bin"
 ln -s usr/sbin "$root/sbin"
 ln -s usr/lib "$root/lib"
@@ -74,6 +84,10 @@ for lib in $(printf '%s\n' "${libs[@]}" | sort -u); do
 done
 # rping and friends cancel threads, which loads libgcc_s at run time.
 copy "$multiarch/libgcc_s.so.1"
+# ksmbd-tools convert user names and passwords to UTF-16LE with iconv (glib),
+# which loads the converter at run time; without it they fall back to UCS-2.
+copy "$multiarch/gconv/gconv-modules"
+copy "$multiarch/gconv/UTF-16.so"
 cp /etc/libibverbs.d/rxe.driver /etc/libibverbs.d/siw.driver "$root/etc/libibverbs.d/"
 
 ln -s dash "$root/usr/bin/sh"
@@ -83,13 +97,17 @@ done
 for a in $(busybox --list); do
 	ln -s /usr/bin/busybox "$root/usr/local/bb/$a"
 done
-printf 'root:x:0:0:root:/root:/bin/sh\n' >"$root/etc/passwd"
-printf 'root:x:0:\n' >"$root/etc/group"
+# nobody: ksmbd's default guest account.
+printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' \
+	>"$root/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
+# mount.cifs updates /etc/mtab only when it is a file of its own.
+ln -s ../proc/self/mounts "$root/etc/mtab"
 printf '127.0.0.1 localhost\n' >"$root/etc/hosts"
 
-(cd "$root" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet) >"$cpio.tmp"
-mv "$cpio.tmp" "$cpio"
-for old in "$dir"/base-*.cpio; do
-	[ "$old" = "$cpio" ] || rm -f "$old"
-done
+(cd "$root" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet) >"$cpio.tmp.$$"
+mv "$cpio.tmp.$$" "$cpio"
+# Checkouts of other branches may share this cache and use another archive
+# at this very moment: remove only those nobody used for two days.
+find "$dir" -maxdepth 1 -name 'base-*.cpio' ! -name "${cpio##*/}" -mtime +1 -delete
 echo "$cpio"

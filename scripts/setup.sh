@@ -16,6 +16,8 @@ pkgs=(
 	# RDMA user space: rdma-core providers, verbs tools, perftest
 	rdma-core ibverbs-providers ibverbs-utils rdmacm-utils perftest
 	libibverbs1 librdmacm1
+	# interop tests: the stock ksmbd's daemon and tools, mount.cifs
+	ksmbd-tools cifs-utils
 )
 
 missing=()
@@ -32,5 +34,20 @@ fi
 [ "$(id -u)" -eq 0 ] || die "need root to install: ${missing[*]}"
 say "installing Debian packages: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
+# ksmbd-tools enables and, under systemd, starts ksmbd.service: an SMB
+# server on this host is not wanted (the tests run ksmbd inside the VM).
+# policy-rc.d forbids starting services during the installation, and the
+# unit is disabled afterwards.
+policy=/usr/sbin/policy-rc.d
+if [ ! -e "$policy" ]; then
+	printf '#!/bin/sh\nexit 101\n' >"$policy"
+	chmod 755 "$policy"
+	trap 'rm -f "$policy"' EXIT
+fi
 apt-get update -q >/dev/null
 apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+case " ${missing[*]} " in
+*" ksmbd-tools "*)
+	systemctl disable --now ksmbd.service >/dev/null 2>&1 || true
+	;;
+esac
