@@ -108,7 +108,7 @@ main() {
 	# the boot-time check and the kernel panics ("IO-APIC + timer doesn't
 	# work"); seen once with two VMs and a build running side by side.
 	append="console=ttyS0 loglevel=6 panic=-1 no_hash_pointers no_timer_check smbd.mode=$mode"
-	append+=" rcupdate.rcu_cpu_stall_timeout=120 hung_task_timeout_secs=240"
+	append+=" rcupdate.rcu_cpu_stall_timeout=120 sysctl.kernel.hung_task_timeout_secs=600"
 	[ -z "$inject" ] || append+=" smbd.inject=$inject"
 	mem=2048
 	[ "$variant" != debug ] || mem=3072
