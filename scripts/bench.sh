@@ -52,10 +52,16 @@ row() {
 	smbd=$(value "$1" "$2" "$5")
 	lo=$(ratios "$1" "$2" "$5" "$4" | sort -g | head -n 1)
 	hi=$(ratios "$1" "$2" "$5" "$4" | sort -g | tail -n 1)
-	awk -v l="$3" -v r="$raw" -v s="$smbd" -v lo="$lo" -v hi="$hi" 'BEGIN {
+	awk -v l="$3" -v r="$raw" -v s="$smbd" -v lo="$lo" -v hi="$hi" '
+	function f(v) {
+		if (v == "-")
+			return v
+		return sprintf(v >= 1000 ? "%.0f" : v >= 100 ? "%.1f" : "%.2f", v)
+	}
+	BEGIN {
 		q = (r > 0 && s != "-") ? sprintf("%.2f", s / r) : "-"
 		rg = lo == "" ? "" : sprintf("%.2f-%.2f", lo, hi)
-		printf "%-34s %11s %11s %7s  %s\n", l, r, s, q, rg }'
+		printf "%-34s %11s %11s %7s  %s\n", l, f(r), f(s), q, rg }'
 }
 
 # aim LOG DEV TEXT RAW_KEY SMBD_KEY OP LIMIT: is median(smbd)/median(raw)
@@ -110,7 +116,7 @@ report_transport() { # report_transport LOG DEV TITLE
 }
 
 report() { # report LOG
-	local rounds
+	local rounds n
 	rounds=$(awk '$1 == "sample" && !($2 in r) { r[$2] = 1; n++ } END { print n + 0 }' "$1")
 	echo "Medians of $rounds round(s); ratio = smbdirect / raw, (range) = lowest-highest"
 	echo "ratio of a round (raw and smbdirect measured back to back). Raw verbs:"
@@ -120,6 +126,13 @@ report() { # report LOG
 	report_transport "$1" rxe0 "rxe0 (RoCE, soft-RoCE on a veth pair, 192.0.2.1)"
 	echo
 	report_transport "$1" siw0 "siw0 (iWARP, soft-iWARP on a dummy interface, 198.51.100.1)"
+	if grep -q '^# FAILED\|^# event-mode perftest failed' "$1"; then
+		echo
+		echo "Measurements that failed (no sample; details in the log):"
+		sed -n 's/^# FAILED: /  /p' "$1"
+		n=$(grep -c '^# event-mode perftest failed' "$1" || true)
+		[ "$n" -eq 0 ] || echo "  perftest with -e: $n run(s)"
+	fi
 }
 
 # What else ran on the host: the load and other TCG guests.
