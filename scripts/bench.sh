@@ -45,34 +45,34 @@ ratios() {
 		END { for (r in x) if ((r in y) && y[r] > 0) printf "%.6f\n", x[r] / y[r] }' "$1"
 }
 
-# row LOG DEV LABEL RAW_KEY SMBD_KEY: one line of a table.
+# row LOG DEV LABEL RAW_KEY SMBD_KEY: one line of a table: the medians of
+# both, the median of the rounds' ratios and their range.
 row() {
-	local raw smbd lo hi
+	local raw smbd q lo hi
 	raw=$(value "$1" "$2" "$4")
 	smbd=$(value "$1" "$2" "$5")
+	q=$(ratios "$1" "$2" "$5" "$4" | median)
 	lo=$(ratios "$1" "$2" "$5" "$4" | sort -g | head -n 1)
 	hi=$(ratios "$1" "$2" "$5" "$4" | sort -g | tail -n 1)
-	awk -v l="$3" -v r="$raw" -v s="$smbd" -v lo="$lo" -v hi="$hi" '
+	awk -v l="$3" -v r="$raw" -v s="$smbd" -v q="$q" -v lo="$lo" -v hi="$hi" '
 	function f(v) {
 		if (v == "-")
 			return v
 		return sprintf(v >= 1000 ? "%.0f" : v >= 100 ? "%.1f" : "%.2f", v)
 	}
 	BEGIN {
-		q = (r > 0 && s != "-") ? sprintf("%.2f", s / r) : "-"
 		rg = lo == "" ? "" : sprintf("%.2f-%.2f", lo, hi)
-		printf "%-34s %11s %11s %7s  %s\n", l, f(r), f(s), q, rg }'
+		printf "%-34s %11s %11s %7s  %s\n", l, f(r), f(s), q == "-" ? q : sprintf("%.2f", q), rg }'
 }
 
-# aim LOG DEV TEXT RAW_KEY SMBD_KEY OP LIMIT: is median(smbd)/median(raw)
-# OP LIMIT (ge or le)?
+# aim LOG DEV TEXT RAW_KEY SMBD_KEY OP LIMIT: is the median of the rounds'
+# ratios smbd/raw OP (ge or le) LIMIT?
 aim() {
-	local raw smbd
-	raw=$(value "$1" "$2" "$4")
-	smbd=$(value "$1" "$2" "$5")
-	awk -v t="$3" -v r="$raw" -v s="$smbd" -v op="$6" -v lim="$7" 'BEGIN {
-		if (r == "-" || s == "-" || r <= 0) { printf "  %s: not measured\n", t; exit }
-		q = s / r; ok = op == "ge" ? q >= lim : q <= lim
+	local q
+	q=$(ratios "$1" "$2" "$5" "$4" | median)
+	awk -v t="$3" -v q="$q" -v op="$6" -v lim="$7" 'BEGIN {
+		if (q == "-") { printf "  %s: not measured\n", t; exit }
+		ok = op == "ge" ? q >= lim : q <= lim
 		printf "  %s: %s (%.2f)\n", t, ok ? "met" : "MISSED", q }'
 }
 
@@ -118,8 +118,9 @@ report_transport() { # report_transport LOG DEV TITLE
 report() { # report LOG
 	local rounds n
 	rounds=$(awk '$1 == "sample" && !($2 in r) { r[$2] = 1; n++ } END { print n + 0 }' "$1")
-	echo "Medians of $rounds round(s); ratio = smbdirect / raw, (range) = lowest-highest"
-	echo "ratio of a round (raw and smbdirect measured back to back). Raw verbs:"
+	echo "Medians of $rounds round(s). ratio: median of the rounds' smbdirect/raw"
+	echo "ratios (raw and smbdirect measured back to back), (range): lowest-highest"
+	echo "of them. Raw verbs:"
 	echo "perftest ib_send_lat/ib_send_bw, polling unless marked -e. Round trips in"
 	echo "us (ib_send_lat prints half a round trip: doubled); MiB/s = 2^20 bytes/s."
 	echo
