@@ -775,9 +775,10 @@ static void svc_ping_report(struct svc_bench_args *b, u64 *ns, u32 n, u64 total)
 /*
  * ping ADDR [PORT] count=N size=N [warmup=N] [callback=0|1] [verify=0|1]
  * [OPTIONS]: round trips against an echo listener, one message at a time.
- * Each round trip is timed from just before smbd_send() to the moment the
- * echo is in our hands (smbd_recv_msg() returned it, or the recv callback
- * counted it and woke us); freeing and checking the echo are not timed.
+ * Each round trip is timed from just before smbd_send() until the echo
+ * has been received and freed, as every receiver must (pull mode: by us,
+ * after smbd_recv_msg() and a length check; callback mode: by the recv
+ * callback, before it wakes us); verify=1 adds its comparison to the time.
  */
 static int svc_ping(int argc, char **argv)
 {
