@@ -159,19 +159,27 @@ raw_bw() {
 }
 
 # The same with completion events (-e) instead of polling: the way a kernel
-# consumer waits. Optional: perftest has been seen to hang in this mode
-# (ib_send_bw -e on siw; ib_send_lat -e with its default TX depth of 1 on
-# rxe, "rxe_cq_post: queue full"), so a failure only loses the sample.
+# consumer waits. perftest hangs now and then in this mode (ib_send_bw -e on
+# siw, about one run in four; ib_send_lat -e on rxe with its default TX
+# depth of 1, "rxe_cq_post: queue full", hence -t 16): a run gets 30 s and
+# one more try, and a failure only loses the sample.
 raw_ev() { # raw_ev lat|bw ARGS...
 	_what=$1
 	shift
 	_pt=$PT_TIMEOUT
-	PT_TIMEOUT=60
-	if [ "$_what" = lat ]; then
-		raw_lat "$@" -e -t 16
-	else
-		raw_bw "$@" -e
-	fi || say "event-mode perftest failed; no sample"
+	PT_TIMEOUT=30
+	for _ev in 1 2; do
+		if [ "$_what" = lat ]; then
+			raw_lat "$@" -e -t 16
+		else
+			raw_bw "$@" -e
+		fi && break
+		if [ "$_ev" -eq 1 ]; then
+			say "event-mode perftest failed; trying once more"
+		else
+			say "event-mode perftest failed twice; no sample"
+		fi
+	done
 	PT_TIMEOUT=$_pt
 }
 
