@@ -6,6 +6,7 @@
 #   make                              build against the project's test kernel
 #   make check                        all tests (both test kernels), ends in "N passed, N failed"
 #   make demo                         boot the VM, load the modules, show the RDMA devices
+#   make bench [BENCH_ARGS=...]       transport benchmark vs raw verbs (not part of check)
 #   make checkpatch / make sparse     style and static checks of our sources
 #
 # Kbuild (not this file) lists what is built; this file only drives it.
@@ -14,7 +15,7 @@ KDIR ?=
 KVARIANT ?= plain
 kdir = $(if $(KDIR),$(KDIR),$$(scripts/kernel.sh $(KVARIANT)))
 
-.PHONY: all modules clean check demo checkpatch sparse kernel
+.PHONY: all modules clean check demo bench checkpatch sparse kernel
 
 all: modules
 
@@ -32,6 +33,9 @@ check:
 
 demo:
 	scripts/demo.sh
+
+bench:
+	scripts/bench.sh $(BENCH_ARGS)
 
 checkpatch:
 	scripts/checkpatch.sh
