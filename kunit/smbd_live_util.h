@@ -19,8 +19,10 @@
 #include <linux/wait.h>
 #include <net/net_namespace.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
 
 #include <smbdirect/smbdirect.h>
+#include "devlimits.h"
 
 static __maybe_unused char *rxe_dev = "rxe0";
 module_param(rxe_dev, charp, 0444);
@@ -278,6 +280,28 @@ static __maybe_unused struct smbd_conn *tl_accepted(struct kunit *test, struct t
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tl_conn_destroy,
 							conn), 0);
 	return conn;
+}
+
+/* A connected pair on @d's default port, server side in pull mode. */
+struct tl_pair {
+	struct tl_server *srv;
+	struct smbd_conn *cli;
+	struct smbd_conn *srvc;
+	struct sockaddr_in sin;
+};
+
+static __maybe_unused void tl_pair_up(struct kunit *test, struct tl_pair *p,
+				      const struct smbd_conn_config *ccfg,
+				      const struct smbd_conn_config *scfg)
+{
+	const struct tl_dev *d = test->param_value;
+
+	tl_addr(test, d, &p->sin);
+	p->srv = tl_listen(test, &p->sin, scfg, &tl_pull_ops);
+	KUNIT_ASSERT_EQ(test, smbd_listener_port(p->srv->lis),
+			d->iwarp ? SMBD_PORT_IWARP : SMBD_PORT_IB);
+	p->cli = tl_connect(test, &p->sin, ccfg, NULL, NULL);
+	p->srvc = tl_accepted(test, p->srv, 0);
 }
 
 #endif /* _SMBD_LIVE_UTIL_H */

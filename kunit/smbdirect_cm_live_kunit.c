@@ -25,21 +25,7 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 
-static char *rxe_dev = "rxe0";
-module_param(rxe_dev, charp, 0444);
-MODULE_PARM_DESC(rxe_dev, "name of the RoCE (rxe) device under test");
-static char *rxe_addr = "192.0.2.1";
-module_param(rxe_addr, charp, 0444);
-MODULE_PARM_DESC(rxe_addr, "IPv4 address of the rxe device's interface");
-static char *siw_dev = "siw0";
-module_param(siw_dev, charp, 0444);
-MODULE_PARM_DESC(siw_dev, "name of the iWARP (siw) device under test");
-static char *siw_addr = "198.51.100.1";
-module_param(siw_addr, charp, 0444);
-MODULE_PARM_DESC(siw_addr, "IPv4 address of the siw device's interface");
-static unsigned int timeout_ms = 30000;
-module_param(timeout_ms, uint, 0444);
-MODULE_PARM_DESC(timeout_ms, "how long each step may take (the VM is emulated)");
+#include "smbd_live_util.h"
 
 /* Each endpoint's buffer: receives land in the first half, sends leave from the second. */
 #define LIVE_BUF_SIZE	64
@@ -307,32 +293,9 @@ static void live_check_recv(struct kunit *test, struct live_ep *ep, const char *
 	KUNIT_EXPECT_STREQ(test, (char *)ep->buf, msg);
 }
 
-struct live_dev {
-	const char *kind;
-	char **dev;
-	char **addr;
-};
-
-static const struct live_dev live_devs[] = {
-	{ "rxe", &rxe_dev, &rxe_addr },
-	{ "siw", &siw_dev, &siw_addr },
-};
-
-static void live_dev_desc(const struct live_dev *d, char *desc)
-{
-	strscpy(desc, d->kind, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(live_dev, live_devs, live_dev_desc);
-
-static void live_put_device(void *dev)
-{
-	ib_device_put(dev);
-}
-
 static void cm_connect_send_both_ways(struct kunit *test)
 {
-	const struct live_dev *d = test->param_value;
+	const struct tl_dev *d = test->param_value;
 	struct rdma_conn_param cp = {
 		.responder_resources = 1,
 		.initiator_depth = 1,
@@ -347,7 +310,7 @@ static void cm_connect_send_both_ways(struct kunit *test)
 	dev = ib_device_get_by_name(*d->dev, RDMA_DRIVER_UNKNOWN);
 	KUNIT_ASSERT_NOT_NULL_MSG(test, dev, "RDMA device %s (%s) does not exist",
 				  *d->dev, d->kind);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, live_put_device, dev), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tl_put_device, dev), 0);
 	KUNIT_ASSERT_TRUE_MSG(test, in4_pton(*d->addr, -1, (u8 *)&sin.sin_addr.s_addr,
 					     -1, NULL), "bad address %s", *d->addr);
 
@@ -414,7 +377,7 @@ static void cm_connect_send_both_ways(struct kunit *test)
 }
 
 static struct kunit_case cm_live_cases[] = {
-	KUNIT_CASE_PARAM(cm_connect_send_both_ways, live_dev_gen_params),
+	KUNIT_CASE_PARAM(cm_connect_send_both_ways, tl_dev_gen_params),
 	{}
 };
 

@@ -37,14 +37,6 @@
 #include "smbd.h"
 #include "smbd_live_util.h"
 
-/* A connected pair: the client registers, the server plays the peer. */
-struct tl_pair {
-	struct tl_server *srv;
-	struct smbd_conn *cli;
-	struct smbd_conn *srvc;
-	struct sockaddr_in sin;
-};
-
 /* A test buffer: one vmalloc area, or scattered single pages. */
 struct rl_buf {
 	u32 len;
@@ -164,16 +156,6 @@ static void rl_check(struct kunit *test, const u8 *p, u32 len, u32 seed,
 			    what, bad, len, first);
 }
 
-static void rl_pair(struct kunit *test, struct tl_pair *p)
-{
-	const struct tl_dev *d = test->param_value;
-
-	tl_addr(test, d, &p->sin);
-	p->srv = tl_listen(test, &p->sin, NULL, &tl_pull_ops);
-	p->cli = tl_connect(test, &p->sin, NULL, NULL, NULL);
-	p->srvc = tl_accepted(test, p->srv, 0);
-}
-
 static struct smbd_reg *rl_register(struct kunit *test, struct smbd_conn *conn,
 				    struct rl_buf *b, unsigned int flags)
 {
@@ -275,7 +257,7 @@ static void smbd_rdma_sizes(struct kunit *test)
 	struct tl_pair p;
 	u32 i;
 
-	rl_pair(test, &p);
+	tl_pair_up(test, &p, NULL, NULL);
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		rl_roundtrip(test, &p, sizes[i], false, i);
 		rl_roundtrip(test, &p, sizes[i], true, 100 + i);
@@ -304,7 +286,7 @@ static void smbd_rdma_random_offsets(struct kunit *test)
 	u32 i, off, n;
 	int rc;
 
-	rl_pair(test, &p);
+	tl_pair_up(test, &p, NULL, NULL);
 	prandom_seed_state(&rnd, 0x5eed0004);
 	b = rl_buf_new(test, len, true, 1000);
 	src = tl_kvmalloc(test, len);
@@ -356,7 +338,7 @@ static void smbd_rdma_remote_invalidation(struct kunit *test)
 	u8 data[64], *buf;
 	int rc, round;
 
-	rl_pair(test, &p);
+	tl_pair_up(test, &p, NULL, NULL);
 	buf = tl_kvmalloc(test, 4096);
 	for (round = 0; round < 2; round++) {
 		bool remote = round == 0;
@@ -422,7 +404,7 @@ static void smbd_rdma_stale_descriptor(struct kunit *test)
 	u32 n;
 	int rc;
 
-	rl_pair(test, &p);
+	tl_pair_up(test, &p, NULL, NULL);
 	/* A second pair on the same device and listener port range. */
 	q.sin = p.sin;
 	q.cli = tl_connect(test, &q.sin, NULL, NULL, NULL);
@@ -500,7 +482,7 @@ static void smbd_rdma_pool_exhaustion(struct kunit *test)
 	struct smbd_reg *r;
 	u32 i, n = 0, max = 1024;
 
-	rl_pair(test, &p);
+	tl_pair_up(test, &p, NULL, NULL);
 	b = rl_buf_new(test, 4096, false, 0);
 	regs = kunit_kcalloc(test, max, sizeof(*regs), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, regs);
@@ -563,7 +545,7 @@ static void smbd_rdma_local_errors(struct kunit *test)
 	struct kvec kv;
 	u8 *big;
 
-	rl_pair(test, &p);
+	tl_pair_up(test, &p, NULL, NULL);
 	KUNIT_ASSERT_EQ(test, smbd_conn_query(p.srvc, &info), 0);
 	big = tl_kvmalloc(test, info.params.max_read_write_size + 1);
 	b = rl_buf_new(test, info.params.max_read_write_size + 1, false, 0);
