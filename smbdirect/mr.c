@@ -37,7 +37,7 @@
  * by a flush: its MRs are marked LOST and its registration is handed to
  * the connection, and both are released at teardown after the drain.
  * Registrations still held when the connection is torn down are unmapped
- * then and marked dead; smbd_deregister() on them only frees the handle.
+ * then; smbd_deregister() on them only frees the handle.
  */
 
 #include <linux/module.h>
@@ -58,7 +58,6 @@
  * @mapped: DMA-mapped entries of @sgt, 0 once unmapped
  * @dir: DMA direction
  * @len: registered bytes
- * @dead: teardown released the MRs and the mapping
  * @orphan: the owner gave it up after a partial post; teardown frees it
  * @done: the signaled end of the current chain completed
  * @wr_status: first failed completion status of the chain
@@ -73,7 +72,6 @@ struct smbd_reg {
 	int mapped;
 	enum dma_data_direction dir;
 	u32 len;
-	bool dead;
 	bool orphan;
 	struct completion done;
 	int wr_status;
@@ -256,9 +254,9 @@ static void smbd_reg_free(struct smbd_reg *reg)
  * @conn: connection whose QP is drained (or never went live)
  *
  * Waits for the API calls in progress to finish (the drain completed
- * what they wait for), then unmaps what registrations still hold, marks
- * them dead (their owners' smbd_deregister() only frees the handle),
- * frees the orphans and the MRs.
+ * what they wait for), then unmaps what registrations still hold (their
+ * owners' smbd_deregister() then only frees the handle, since it can no
+ * longer enter the connection), frees the orphans and the MRs.
  *
  * Context: process, under res_mutex, before the QP is destroyed.
  */
@@ -284,10 +282,9 @@ void smbd_mr_release(struct smbd_conn *conn)
 	list_for_each_entry_safe(reg, tmp, &regs, node) {
 		list_del_init(&reg->node);
 		smbd_reg_unmap(reg);
+		/* Owners of the others only free the handle from now on. */
 		if (reg->orphan)
 			smbd_reg_free(reg);
-		else
-			WRITE_ONCE(reg->dead, true);
 	}
 	for (i = 0; i < conn->nmrs; i++) {
 		struct smbd_mr *mr = &conn->mrs[i];
@@ -791,6 +788,7 @@ static int smbd_reg_invalidate(struct smbd_conn *conn, struct smbd_reg *reg)
 		prev = &wrs[ninv];
 		last = mr;
 		ninv++;
+		trace_smbd_mr(conn->num, mr->rkey, "local_inv");
 	}
 	spin_unlock_bh(&conn->lock);
 	if (!ninv) {
@@ -806,8 +804,6 @@ static int smbd_reg_invalidate(struct smbd_conn *conn, struct smbd_reg *reg)
 		wait_for_completion(&reg->done);
 		rc = reg->wr_status ? -EIO : 0;
 		smbd_stat_add(conn, SMBD_STAT_MR_LOCAL_INV, ninv);
-		for (i = 0; i < reg->nmrs; i++)
-			trace_smbd_mr(conn->num, reg->mrs[i]->rkey, "local_inv");
 	}
 	kfree(wrs);
 	return rc;
@@ -841,11 +837,6 @@ int smbd_deregister(struct smbd_reg *reg)
 	if (smbd_conn_enter(conn, true)) {
 		/* Teardown has (or is about to have) released it all. */
 		wait_event(conn->wq, READ_ONCE(conn->mr_released) || !conn->mrs);
-		smbd_reg_free(reg);
-		return 0;
-	}
-	if (reg->dead) {
-		smbd_conn_leave(conn);
 		smbd_reg_free(reg);
 		return 0;
 	}

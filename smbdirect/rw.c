@@ -182,11 +182,14 @@ static int smbd_rw_reap(struct smbd_conn *conn, struct list_head *list)
 	int n = 0;
 
 	list_for_each_entry_safe(ch, tmp, list, list) {
-		if (!READ_ONCE(ch->done))
-			continue;
-		/* Pairs with the lock the completion handler set it under. */
+		bool done;
+
+		/* Set under the lock, after the handler's last use of @ch. */
 		spin_lock_bh(&conn->lock);
+		done = ch->done;
 		spin_unlock_bh(&conn->lock);
+		if (!done)
+			continue;
 		list_del(&ch->list);
 		smbd_rw_chunk_put(conn, ch);
 		n++;
@@ -233,8 +236,8 @@ static u32 smbd_rw_rd_max(struct smbd_conn *conn)
 }
 
 /*
- * Wait for a context slot (and a read slot), freeing the call's own
- * completed chunks meanwhile; 0 or the connection's error.
+ * Take a context slot (and a read slot); when none is free, free the
+ * call's own completed chunks, or wait. 0 or the connection's error.
  */
 static int smbd_rw_get_slot(struct smbd_conn *conn, bool read,
 			    struct list_head *list)
@@ -242,7 +245,6 @@ static int smbd_rw_get_slot(struct smbd_conn *conn, bool read,
 	int rc;
 
 	for (;;) {
-		smbd_rw_reap(conn, list);
 		spin_lock_bh(&conn->lock);
 		if (conn->mr_dead || conn->state != SMBD_CS_ESTABLISHED) {
 			rc = conn->error ? conn->error : -ENOTCONN;
@@ -258,6 +260,8 @@ static int smbd_rw_get_slot(struct smbd_conn *conn, bool read,
 		spin_unlock_bh(&conn->lock);
 		if (rc != -EAGAIN)
 			return rc;
+		if (smbd_rw_reap(conn, list))
+			continue;
 		wait_event(conn->wq,
 			   (READ_ONCE(conn->rw_ctx_avail) &&
 			    (!read || READ_ONCE(conn->rw_rd_used) <
@@ -277,7 +281,6 @@ static int smbd_rw_get_wrs(struct smbd_conn *conn, u32 wrs,
 	if (wrs > conn->rw_wr_budget)
 		return -E2BIG;
 	for (;;) {
-		smbd_rw_reap(conn, list);
 		spin_lock_bh(&conn->lock);
 		if (conn->mr_dead || conn->state != SMBD_CS_ESTABLISHED) {
 			rc = conn->error ? conn->error : -ENOTCONN;
@@ -290,6 +293,8 @@ static int smbd_rw_get_wrs(struct smbd_conn *conn, u32 wrs,
 		spin_unlock_bh(&conn->lock);
 		if (rc != -EAGAIN)
 			return rc;
+		if (smbd_rw_reap(conn, list))
+			continue;
 		wait_event(conn->wq, READ_ONCE(conn->rw_wr_avail) >= wrs ||
 			   smbd_rw_any_done(list) ||
 			   READ_ONCE(conn->mr_dead) ||
