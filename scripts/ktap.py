@@ -120,16 +120,32 @@ def console_tail(path, n):
         return []
 
 
-def scan_console(path):
+# The VM's userland writes this to the kernel log first thing: reports
+# before it come from the kernel's own boot, before any module of ours.
+BOOT_DONE = 'smbd-vm: userland started'
+
+
+def scan_console(path, boot=None):
+    """Console lines reporting a problem; if @boot is a list, the ones
+    logged before the userland marker are also appended to it."""
     bad = []
+    early = []
+    booting = True
     try:
         with open(path, errors='replace') as f:
             for line in f:
                 line = line.rstrip('\r\n')
+                if BOOT_DONE in line:
+                    booting = False
                 if any(p.search(line) for p in CONSOLE_BAD):
                     bad.append(line)
+                    if booting:
+                        early.append(line)
     except FileNotFoundError:
         bad.append('no console log at %s' % path)
+    # Without the marker nothing can be told apart: nothing counts as boot.
+    if boot is not None and not booting:
+        boot.extend(early)
     return bad
 
 
@@ -175,9 +191,16 @@ def main():
         problems.append('the VM run exited with status %d' % saw_exit)
     if passed + failed == 0:
         problems.append('no test ran')
-    bad = scan_console(a.console)
+    boot = []
+    bad = scan_console(a.console, boot)
+    # Only a report from the kernel's own boot, every test passed: say so
+    # with exit status 3, so that the caller may boot once more.
+    boot_only = (bad and len(boot) == len(bad) and not failures and
+                 not [p for p in problems])
     if bad:
-        problems.append('the kernel reported problems on the console:')
+        problems.append('the kernel reported problems on the console%s:' %
+                        (' during boot, before any module of ours was loaded'
+                         if boot_only else ''))
         problems.extend('    ' + b for b in bad[:40])
         if len(bad) > 40:
             problems.append('    ... %d more lines' % (len(bad) - 40))
@@ -203,6 +226,8 @@ def main():
             return 0
         print('[%s] was meant to fail on /%s/ and did not' % (a.label, a.expect_fail))
         return 1
+    if bad_run and boot_only:
+        return 3
     return 1 if bad_run else 0
 
 

@@ -9,6 +9,9 @@
 #   exec   run /smbd/exec (the host's --exec FILE) and return its status
 . /smbd/lib.sh
 
+# scripts/ktap.py tells boot-time kernel reports from later ones by this.
+echo "smbd-vm: userland started" >/dev/kmsg 2>/dev/null
+
 mode=$(cmdline_arg smbd.mode check)
 inject=$(cmdline_arg smbd.inject "")
 
