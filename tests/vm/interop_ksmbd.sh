@@ -73,6 +73,23 @@ start_ksmbd() {
 	ksmbd.control -d rdma >/dev/null || fail "ksmbd.control -d rdma"
 	ksmbd.mountd -c "$K/ksmbd.conf" -u "$K/ksmbdpwd.db" || fail "ksmbd.mountd"
 	wait_for 30 ksmbd_listens "$RXE_DEV" || fail "ksmbd does not listen on $RXE_DEV"
+	ksmbd_ready || fail "ksmbd never answered an SMB2 NEGOTIATE"
+}
+
+# ksmbd's listener is up as soon as the module loads, but it hangs up on
+# connections until ksmbd.mountd has configured the server (seen on the
+# debug kernel: connect -104 three seconds after the listener appeared).
+# Probe until a negotiation goes through; the checks below then run on a
+# server known to be serving.
+ksmbd_ready() {
+	_p=$(ksmbd_port "$RXE_DEV")
+	for _i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+		echo "negotiate $RXE_ADDR $_p negotiate_timeout_ms=10000 timeout_ms=10000" \
+			>"$C" 2>/dev/null && return 0
+		echo "# ksmbd not serving yet: $(head -n 1 "$R")"
+		sleep 2
+	done
+	return 1
 }
 
 negotiate_ok() { # negotiate_ok DIALECT ARGS...: a valid response with DIALECT
