@@ -274,6 +274,140 @@ static void smbd_rdma_sizes(struct kunit *test)
 			(u64)ARRAY_SIZE(sizes) * 4);
 }
 
+/* A source for the peer's RDMA Write: see smbd_rdma_write_sources(). */
+struct rl_src {
+	void *flat;		/* vmalloc kind */
+	struct page *high;	/* contiguous kind: one high-order page */
+	unsigned int order;
+	struct page **pages;	/* gappy kind: one piece per page */
+	struct bio_vec *bv;
+	u32 nbv;
+};
+
+static void rl_src_release(void *data)
+{
+	struct rl_src *s = data;
+	u32 i;
+
+	vfree(s->flat);
+	if (s->high)
+		__free_pages(s->high, s->order);
+	for (i = 0; s->pages && i < s->nbv; i++)
+		if (s->pages[i])
+			__free_page(s->pages[i]);
+	kvfree(s->pages);
+	kvfree(s->bv);
+}
+
+#define RL_PIECE	2000
+
+/*
+ * Source @kind of @len bytes holding pattern @seed, and an iterator over it:
+ * 0 one vmalloc area (a scatterlist entry per 4 KiB page), 1 one high-order
+ * page in a single bvec (one entry), 2 pieces of RL_PIECE bytes in separate
+ * pages (gaps that no MR can map).
+ */
+static void rl_src_new(struct kunit *test, struct rl_src *s, int kind,
+		       u32 len, u32 seed, struct iov_iter *it, struct kvec *kv)
+{
+	u8 *tmp;
+	u32 i;
+
+	memset(s, 0, sizeof(*s));
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, rl_src_release,
+							s), 0);
+	if (kind == 0) {
+		s->flat = vmalloc(len);
+		KUNIT_ASSERT_NOT_NULL(test, s->flat);
+		rl_fill(s->flat, len, seed);
+		kv->iov_base = s->flat;
+		kv->iov_len = len;
+		iov_iter_kvec(it, ITER_SOURCE, kv, 1, len);
+		return;
+	}
+	if (kind == 1) {
+		s->order = get_order(len);
+		s->high = alloc_pages(GFP_KERNEL | __GFP_RETRY_MAYFAIL, s->order);
+		KUNIT_ASSERT_NOT_NULL(test, s->high);
+		rl_fill(page_address(s->high), len, seed);
+		s->bv = kvcalloc(1, sizeof(*s->bv), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, s->bv);
+		bvec_set_page(&s->bv[0], s->high, len, 0);
+		iov_iter_bvec(it, ITER_SOURCE, s->bv, 1, len);
+		return;
+	}
+	s->nbv = DIV_ROUND_UP(len, RL_PIECE);
+	s->pages = kvcalloc(s->nbv, sizeof(*s->pages), GFP_KERNEL);
+	s->bv = kvcalloc(s->nbv, sizeof(*s->bv), GFP_KERNEL);
+	tmp = vmalloc(len);
+	if (tmp)
+		rl_fill(tmp, len, seed);
+	for (i = 0; tmp && s->pages && s->bv && i < s->nbv; i++) {
+		u32 n = min_t(u32, RL_PIECE, len - i * RL_PIECE);
+
+		s->pages[i] = alloc_page(GFP_KERNEL);
+		if (!s->pages[i])
+			break;
+		memcpy(page_address(s->pages[i]), tmp + i * RL_PIECE, n);
+		bvec_set_page(&s->bv[i], s->pages[i], n, 0);
+	}
+	vfree(tmp);
+	KUNIT_ASSERT_EQ(test, i, s->nbv);
+	iov_iter_bvec(it, ITER_SOURCE, s->bv, s->nbv, len);
+}
+
+/*
+ * The peer RDMA-writes a little more than 1 MiB from each kind of source of
+ * rl_src_new(); every byte is checked in the registered buffer. On iWARP
+ * (rdma_rw's MR pool on the QP, siw's 6 send SGEs) the vmalloc source goes
+ * through a local MR and the others through rdma_rw's SGE lists (one entry;
+ * gaps); on RoCE all of them through the SGE lists.
+ */
+static void smbd_rdma_write_sources(struct kunit *test)
+{
+	const struct tl_dev *d = test->param_value;
+	const u32 len = 1048576 + 5;
+	struct rl_buf *b = rl_buf_new(test, len, true, 0);
+	static const char * const what[] = { "vmalloc", "contiguous", "gappy" };
+	const struct smbd_buffer_desc_v1 *descs;
+	u8 *tmp = vmalloc(len);
+	struct tl_pair p;
+	int kind;
+
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	tl_pair_up(test, &p, NULL, NULL);
+	for (kind = 0; kind < 3; kind++) {
+		u64 lmrs = smbd_test_stat(p.srvc, SMBD_STAT_RDMA_LOCAL_MRS);
+		struct smbd_reg *reg;
+		struct iov_iter it;
+		struct rl_src *src = kunit_kzalloc(test, sizeof(*src),
+						   GFP_KERNEL);
+		struct kvec kv;
+		u32 n;
+		int rc;
+
+		KUNIT_ASSERT_NOT_NULL(test, src);
+		rl_src_new(test, src, kind, len, 40 + kind, &it, &kv);
+		reg = rl_register(test, p.cli, b, SMBD_REG_REMOTE_WRITE);
+		descs = smbd_reg_descs(reg, &n);
+		rc = smbd_rdma_write(p.srvc, &it, descs, n, 0);
+		KUNIT_EXPECT_EQ_MSG(test, rc, 0, "write from %s", what[kind]);
+		KUNIT_EXPECT_EQ(test, iov_iter_count(&it), (size_t)0);
+		KUNIT_EXPECT_EQ(test, smbd_deregister(reg), 0);
+		memset(tmp, 0, len);
+		rl_buf_copy(test, b, 0, tmp, len, false);
+		rl_check(test, tmp, len, 40 + kind, what[kind]);
+		lmrs = smbd_test_stat(p.srvc, SMBD_STAT_RDMA_LOCAL_MRS) - lmrs;
+		if (d->iwarp && kind == 0)
+			KUNIT_EXPECT_GT_MSG(test, lmrs, 0ULL, "%s", what[kind]);
+		else
+			KUNIT_EXPECT_EQ_MSG(test, lmrs, 0ULL, "%s", what[kind]);
+	}
+	vfree(tmp);
+	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.cli), 0);
+	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.srvc), 0);
+}
+
 /* Random sub-ranges of a scattered 1 MiB buffer, both directions. */
 static void smbd_rdma_random_offsets(struct kunit *test)
 {
@@ -612,6 +746,7 @@ static void smbd_rdma_teardown_outstanding(struct kunit *test)
 static struct kunit_case smbd_rdma_live_cases[] = {
 	KUNIT_CASE_PARAM_ATTR(smbd_rdma_sizes, tl_dev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_PARAM(smbd_rdma_write_sources, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbd_rdma_random_offsets, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbd_rdma_remote_invalidation, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbd_rdma_stale_descriptor, tl_dev_gen_params),

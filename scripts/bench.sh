@@ -7,15 +7,22 @@
 # 1 KiB round trip and message rate, 64 KiB and 1 MiB throughput. Prints
 # one table per device with the ratio smbdirect/raw and whether the aims
 # of issue 3 are met (message rate >= 80% of raw, round trip <= 1.25x raw).
+# With --rdma, RDMA Write and Read throughput instead (issue 4: perftest's
+# ib_write_bw/ib_read_bw against smbdirect's smbd_rdma_write/read for 64 KiB,
+# 1 MiB and 8 MiB, registration included and excluded; aim >= 90% of raw
+# for 1 MiB and larger).
 #
-#   scripts/bench.sh [--kernel plain|debug] [--rounds N] [--extra]
-#                    [--scale N] [--quick] [--out DIR] [--report LOG]
+#   scripts/bench.sh [--kernel plain|debug] [--rounds N] [--extra | --rdma]
+#                    [--depth N] [--scale N] [--quick] [--out DIR]
+#                    [--report LOG]
 #
 #   --rounds N   measure everything N times, raw and smbdirect back to
 #                back each time, and report medians (default 3)
 #   --extra      also the smbdirect variants that locate its costs
 #                (callback-mode round trip, 8 KiB sends) and a traced
 #                round trip split into its steps
+#   --rdma       the RDMA read/write section only (scripts/bench-rdma.sh)
+#   --depth N    smbdirect RDMA transfers in flight with --rdma (default 8)
 #   --scale N    multiply every iteration count by N (default 1)
 #   --quick      a smoke run: one round, a tenth of the iterations
 #   --report LOG only print the tables of an earlier run's bench.log
@@ -115,18 +122,65 @@ report_transport() { # report_transport LOG DEV TITLE
 	aim "$log" "$dev" "1 KiB round trip (median) <= 1.25 x raw" rawev.lat_median_us smbd.lat_median_us le 1.25
 }
 
+RXE_TITLE="rxe0 (RoCE, soft-RoCE on a veth pair, 192.0.2.1)"
+SIW_TITLE="siw0 (iWARP, soft-iWARP on a dummy interface, 198.51.100.1)"
+
+# The RDMA read/write table: per operation and size, smbdirect with N
+# transfers in flight against perftest as it runs by default, and with one
+# in flight against perftest -t 1; registration once (excluded) and per
+# transfer (included); buffers of scattered pages, and one row with large
+# folios.
+report_rdma() { # report_rdma LOG DEV TITLE
+	local log=$1 dev=$2 op z d label
+	d=$(sed -n 's/^# rounds .*rdma depth \([0-9]*\).*/\1/p' "$log" | head -n 1)
+	echo "$3, RDMA, MiB/s"
+	printf '%-34s %11s %11s %7s  %s\n' "" "raw verbs" smbdirect ratio "(range)"
+	for op in write read; do
+		for z in 64k 1024k 8192k; do
+			case $z in
+			64k) label="64 KiB" ;;
+			1024k) label="1 MiB" ;;
+			*) label="8 MiB" ;;
+			esac
+			echo "$op $label"
+			row "$log" "$dev" "  ${d:-N} in flight, reg. once" "raw.$op.${z}_mibps" "onceN.$op.${z}_mibps"
+			row "$log" "$dev" "  ${d:-N} in flight, reg. each" "raw.$op.${z}_mibps" "eachN.$op.${z}_mibps"
+			row "$log" "$dev" "  1 in flight (-t 1), reg. once" "raw1.$op.${z}_mibps" "once1.$op.${z}_mibps"
+			row "$log" "$dev" "  1 in flight (-t 1), reg. each" "raw1.$op.${z}_mibps" "each1.$op.${z}_mibps"
+			row "$log" "$dev" "  1 in flight, folios, reg. once" "raw1.$op.${z}_mibps" "folio1.$op.${z}_mibps"
+		done
+	done
+	echo "aim (issue 4): >= 0.90 x raw for 1 MiB and larger"
+	for op in write read; do
+		for z in 1024k 8192k; do
+			aim "$log" "$dev" "$op $z, ${d:-N} in flight, reg. once" "raw.$op.${z}_mibps" "onceN.$op.${z}_mibps" ge 0.90
+			aim "$log" "$dev" "$op $z, ${d:-N} in flight, reg. each" "raw.$op.${z}_mibps" "eachN.$op.${z}_mibps" ge 0.90
+			aim "$log" "$dev" "$op $z, 1 in flight, reg. once" "raw1.$op.${z}_mibps" "once1.$op.${z}_mibps" ge 0.90
+			aim "$log" "$dev" "$op $z, 1 in flight, reg. each" "raw1.$op.${z}_mibps" "each1.$op.${z}_mibps" ge 0.90
+		done
+	done
+}
+
 report() { # report LOG
 	local rounds n
 	rounds=$(awk '$1 == "sample" && !($2 in r) { r[$2] = 1; n++ } END { print n + 0 }' "$1")
 	echo "Medians of $rounds round(s). ratio: median of the rounds' smbdirect/raw"
 	echo "ratios (raw and smbdirect measured back to back), (range): lowest-highest"
-	echo "of them. Raw verbs:"
-	echo "perftest ib_send_lat/ib_send_bw, polling unless marked -e. Round trips in"
-	echo "us (ib_send_lat prints half a round trip: doubled); MiB/s = 2^20 bytes/s."
-	echo
-	report_transport "$1" rxe0 "rxe0 (RoCE, soft-RoCE on a veth pair, 192.0.2.1)"
-	echo
-	report_transport "$1" siw0 "siw0 (iWARP, soft-iWARP on a dummy interface, 198.51.100.1)"
+	echo "of them. Raw verbs: perftest (ib_send_lat/ib_send_bw: polling unless"
+	echo "marked -e; round trips in us, ib_send_lat prints half a round trip:"
+	echo "doubled). MiB/s = 2^20 bytes/s."
+	if grep -q '^sample [0-9]* [a-z0-9]* raw\.lat_' "$1"; then
+		echo
+		report_transport "$1" rxe0 "$RXE_TITLE"
+		echo
+		report_transport "$1" siw0 "$SIW_TITLE"
+	fi
+	if grep -q '^sample [0-9]* [a-z0-9]* raw\.write\.' "$1"; then
+		echo
+		report_rdma "$1" rxe0 "$RXE_TITLE"
+		echo
+		report_rdma "$1" siw0 "$SIW_TITLE"
+	fi
 	if grep -q '^# FAILED\|^# event-mode perftest failed' "$1"; then
 		echo
 		echo "Measurements that failed (no sample unless retried; details in the log):"
@@ -163,7 +217,7 @@ host_summary() { # host_summary SAMPLES
 }
 
 main() {
-	local variant=plain rounds=3 sections=transport scale=1 div=1
+	local variant=plain rounds=3 sections=transport scale=1 div=1 depth=8
 	local outdir='' report_only=''
 	local cmdline="scripts/bench.sh $*"
 
@@ -176,7 +230,9 @@ main() {
 		--quick) rounds=1; div=10; shift ;;
 		--out) outdir=$2; shift 2 ;;
 		--report) report_only=$2; shift 2 ;;
-		-h|--help) sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+		--rdma) sections=rdma; shift ;;
+		--depth) depth=$2; shift 2 ;;
+		-h|--help) sed -n '3,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 		*) die "unknown argument: $1 (see --help)" ;;
 		esac
 	done
@@ -186,6 +242,8 @@ main() {
 	fi
 	[[ "$rounds" =~ ^[1-9][0-9]*$ ]] || die "--rounds takes a positive number"
 	[[ "$scale" =~ ^[1-9][0-9]*$ ]] || die "--scale takes a positive number"
+	[[ "$depth" =~ ^[1-9][0-9]*$ && "$depth" -le 32 ]] ||
+		die "--depth takes a number from 1 to 32"
 
 	outdir=${outdir:-$SMBD_OUT/bench}
 	mkdir -p "$outdir"
@@ -195,6 +253,7 @@ main() {
 		BENCH_SECTIONS="$sections"
 		BENCH_SCALE=$scale
 		BENCH_DIV=$div
+		BENCH_RDMA_DEPTH=$depth
 		. /smbd/bench.sh
 	EOF
 
@@ -206,9 +265,11 @@ main() {
 	# shellcheck disable=SC2064 # $sampler is expanded now, on purpose
 	trap "kill $sampler 2>/dev/null" EXIT
 	say "benchmark: $rounds round(s), sections: $sections; log in $outdir/bench.log"
-	# A round takes 1.5 minutes on an idle host, 4 or more on a busy one;
-	# the debug kernel is several times slower.
+	# A round takes 1.5 minutes on an idle host, 4 or more on a busy one
+	# (the rdma section: about 5 and 15); the debug kernel is several
+	# times slower.
 	per_round=400
+	[ "$sections" != rdma ] || per_round=1200
 	[ "$variant" != debug ] || per_round=1600
 	"$SMBD_TOP/scripts/vm.sh" --kernel "$variant" --exec "$outdir/exec.sh" \
 		--out "$outdir/vm" --timeout $(( 600 + rounds * scale * per_round / div )) \

@@ -216,6 +216,7 @@ static const char * const smbd_stat_names[SMBD_STAT_COUNT] = {
 	[SMBD_STAT_RDMA_WRITES] = "rdma_writes",
 	[SMBD_STAT_RDMA_WRITE_BYTES] = "rdma_write_bytes",
 	[SMBD_STAT_RDMA_WRS] = "rdma_rw_work_requests",
+	[SMBD_STAT_RDMA_LOCAL_MRS] = "rdma_rw_local_mrs",
 	[SMBD_STAT_RW_FAILED] = "rdma_rw_failures",
 	[SMBD_STAT_RW_BAD_DESC] = "rdma_rw_bad_descriptors",
 	[SMBD_STAT_RW_TOO_BIG] = "rdma_rw_too_big",

@@ -11,6 +11,17 @@
  * request signaled. The caller waits until every chunk completed, then the
  * contexts are destroyed (DMA unmapped, rdma_rw's own MRs returned).
  *
+ * Local MR for Writes: rdma_rw writes from SGE lists, one work request per
+ * max_send_sge entries, which on devices with few send SGEs (siw has 6)
+ * means dozens of small work requests per chunk of scattered pages. Where
+ * the QP has rdma_rw's MR pool (iWARP, which needs it for Read targets) and
+ * a Write chunk would take more than SMBD_RW_LMR_MIN_WRS work requests, the
+ * chunk is registered with one of those MRs instead, for local access only,
+ * and sent as REG_MR, one RDMA Write with a single SGE, LOCAL_INV. When no
+ * MR is free or the pages have gaps an MR cannot map, the chunk goes
+ * through rdma_rw as usual. Like rdma_rw, an MR taken from the pool is
+ * invalidated first if its need_inval says it is still valid.
+ *
  * Flow control: the QP's send queue was sized for conn->rw_ctxs contexts
  * of at most one chunk each (rdma_rw_init_qp() adds its share, and
  * smbd_rw_plan() adds room for the work requests of a chunk); a context
@@ -46,6 +57,9 @@
 /* Largest chunk: 256 pages, and within one rdma_rw MR on iWARP reads. */
 #define SMBD_RW_CHUNK_PAGES	256
 
+/* A Write chunk needing more work requests than this uses a local MR. */
+#define SMBD_RW_LMR_MIN_WRS	4
+
 /**
  * struct smbd_rw_op - one smbd_rdma_read()/smbd_rdma_write() call
  * @pending: chunks posted and not completed, plus one for the caller
@@ -73,6 +87,14 @@ struct smbd_rw_op {
  * @len: bytes
  * @cid: completion id (tracepoints)
  * @sgt: the local pages
+ * @lmr: local MR from the QP's rdma_rw pool (Write through a local MR)
+ * @dma_nents: entries DMA-mapped for @lmr, 0 if not mapped
+ * @inv_first: invalidates @lmr before registering it (its need_inval)
+ * @inv_wr: that first LOCAL_INV
+ * @reg_wr: REG_MR of @lmr
+ * @wr: the RDMA Write through @lmr
+ * @sge: its single SGE
+ * @inv_last: the final LOCAL_INV, signaled
  */
 struct smbd_rw_chunk {
 	struct list_head list;
@@ -88,6 +110,14 @@ struct smbd_rw_chunk {
 	u32 len;
 	u32 cid;
 	struct sg_table sgt;
+	struct ib_mr *lmr;
+	int dma_nents;
+	bool inv_first;
+	struct ib_send_wr inv_wr;
+	struct ib_reg_wr reg_wr;
+	struct ib_rdma_wr wr;
+	struct ib_sge sge;
+	struct ib_send_wr inv_last;
 };
 
 /**
@@ -137,6 +167,9 @@ static void smbd_rw_done(struct ib_cq *cq, struct ib_wc *wc)
 			__smbd_conn_fail(conn, -EIO, SMBD_CAUSE_RW_ERROR);
 		if (op && !op->status)
 			op->status = wc->status;
+	} else if (ch->lmr) {
+		/* The chain ended with LOCAL_INV: the MR is invalid again. */
+		ch->lmr->need_inval = false;
 	}
 	/* The caller may free @ch as soon as it sees this. */
 	ch->done = true;
@@ -150,26 +183,39 @@ static void smbd_rw_done(struct ib_cq *cq, struct ib_wc *wc)
 static void smbd_rw_chunk_free(struct smbd_conn *conn,
 			       struct smbd_rw_chunk *ch)
 {
+	struct ib_qp *qp = conn->id->qp;
+
 	if (ch->ctx_ok)
-		rdma_rw_ctx_destroy(&ch->ctx, conn->id->qp, conn->id->port_num,
+		rdma_rw_ctx_destroy(&ch->ctx, qp, conn->id->port_num,
 				    ch->sgt.sgl, ch->sgt.nents,
 				    ch->read ? DMA_FROM_DEVICE : DMA_TO_DEVICE);
+	if (ch->lmr)
+		ib_mr_pool_put(qp, &qp->rdma_mrs, ch->lmr);
+	if (ch->dma_nents)
+		ib_dma_unmap_sg(qp->device, ch->sgt.sgl, ch->sgt.nents,
+				DMA_TO_DEVICE);
 	smbd_sgt_free(&ch->sgt);
 	kfree(ch);
 }
 
-/* Give back a chunk's slot and send-queue budget, and free it. */
+/*
+ * Free a chunk and give back its slot and send-queue budget, in that order:
+ * the next holder of the slot may need the MR the chunk returns to the pool.
+ */
 static void smbd_rw_chunk_put(struct smbd_conn *conn, struct smbd_rw_chunk *ch)
 {
-	if (ch->slot) {
+	bool slot = ch->slot, read = ch->read;
+	u32 wrs = ch->wrs;
+
+	smbd_rw_chunk_free(conn, ch);
+	if (slot) {
 		spin_lock_bh(&conn->lock);
 		conn->rw_ctx_avail++;
-		if (ch->read)
+		if (read)
 			conn->rw_rd_used--;
-		conn->rw_wr_avail += ch->wrs;
+		conn->rw_wr_avail += wrs;
 		spin_unlock_bh(&conn->lock);
 	}
-	smbd_rw_chunk_free(conn, ch);
 }
 
 /*
@@ -302,6 +348,74 @@ static int smbd_rw_get_wrs(struct smbd_conn *conn, u32 wrs,
 	}
 }
 
+/*
+ * Prepare a Write chunk to go through a local MR (see the top of the file):
+ * map its pages, take an MR from the QP's rdma_rw pool and build the chain
+ * [LOCAL_INV,] REG_MR, RDMA Write, LOCAL_INV. Returns its work requests, 0
+ * when the chunk should go through rdma_rw instead, or a negative error.
+ */
+static int smbd_rw_lmr_init(struct smbd_conn *conn, struct smbd_rw_chunk *ch,
+			    const struct smbd_rw_seg *seg)
+{
+	struct ib_qp *qp = conn->id->qp;
+	u32 sge = max_t(u32, qp->max_write_sge, 1);
+	struct ib_mr *mr;
+	int n, wrs = 3;
+
+	if (ch->sgt.nents <= SMBD_RW_LMR_MIN_WRS * sge)
+		return 0;
+	mr = ib_mr_pool_get(qp, &qp->rdma_mrs);
+	if (!mr)
+		return 0;
+	ch->lmr = mr;
+	ch->dma_nents = ib_dma_map_sg(qp->device, ch->sgt.sgl, ch->sgt.nents,
+				      DMA_TO_DEVICE);
+	if (!ch->dma_nents)
+		return -ENOMEM;
+	n = ib_map_mr_sg(mr, ch->sgt.sgl, ch->dma_nents, NULL, PAGE_SIZE);
+	if (n != ch->dma_nents || mr->length != seg->len) {
+		/* Gaps, or more pages than the MR holds: use rdma_rw. */
+		ib_dma_unmap_sg(qp->device, ch->sgt.sgl, ch->sgt.nents,
+				DMA_TO_DEVICE);
+		ch->dma_nents = 0;
+		ib_mr_pool_put(qp, &qp->rdma_mrs, mr);
+		ch->lmr = NULL;
+		return 0;
+	}
+
+	ch->inv_first = mr->need_inval;
+	if (ch->inv_first) {
+		ch->inv_wr.opcode = IB_WR_LOCAL_INV;
+		ch->inv_wr.ex.invalidate_rkey = mr->lkey;
+		ch->inv_wr.next = &ch->reg_wr.wr;
+		wrs++;
+	}
+	ib_update_fast_reg_key(mr, ib_inc_rkey(mr->lkey));
+	ch->reg_wr.wr.opcode = IB_WR_REG_MR;
+	ch->reg_wr.wr.next = &ch->wr.wr;
+	ch->reg_wr.mr = mr;
+	ch->reg_wr.key = mr->lkey;
+	ch->reg_wr.access = IB_ACCESS_LOCAL_WRITE;
+
+	ch->sge.addr = mr->iova;
+	ch->sge.length = mr->length;
+	ch->sge.lkey = mr->lkey;
+	ch->wr.wr.opcode = IB_WR_RDMA_WRITE;
+	ch->wr.wr.sg_list = &ch->sge;
+	ch->wr.wr.num_sge = 1;
+	ch->wr.wr.next = &ch->inv_last;
+	ch->wr.remote_addr = seg->addr;
+	ch->wr.rkey = seg->rkey;
+
+	ch->inv_last.opcode = IB_WR_LOCAL_INV;
+	ch->inv_last.ex.invalidate_rkey = mr->lkey;
+	ch->inv_last.send_flags = IB_SEND_SIGNALED;
+	ch->inv_last.wr_cqe = &ch->cqe;
+	/* Valid from the REG_MR on, until the final LOCAL_INV completes. */
+	mr->need_inval = true;
+	return wrs;
+}
+
 /* Build, account and post one chunk; on error it is still on @list. */
 static int smbd_rw_chunk_start(struct smbd_conn *conn, struct smbd_rw_op *op,
 			       struct list_head *list, struct iov_iter *iter,
@@ -342,18 +456,27 @@ static int smbd_rw_chunk_start(struct smbd_conn *conn, struct smbd_rw_op *op,
 		return got < 0 ? got : -EIO;
 	smbd_sg_end(&ch->sgt);
 
-	n = rdma_rw_ctx_init(&ch->ctx, conn->id->qp, conn->id->port_num,
-			     ch->sgt.sgl, ch->sgt.nents, 0, seg->addr,
-			     seg->rkey, dir);
-	if (n <= 0)
-		return n < 0 ? n : -EIO;
-	ch->ctx_ok = true;
+	n = read ? 0 : smbd_rw_lmr_init(conn, ch, seg);
+	if (n < 0)
+		return n;
+	if (!n) {
+		n = rdma_rw_ctx_init(&ch->ctx, conn->id->qp,
+				     conn->id->port_num, ch->sgt.sgl,
+				     ch->sgt.nents, 0, seg->addr, seg->rkey,
+				     dir);
+		if (n <= 0)
+			return n < 0 ? n : -EIO;
+		ch->ctx_ok = true;
+	}
 	rc = smbd_rw_get_wrs(conn, n, list);
 	if (rc)
 		return rc;
 	ch->wrs = n;
-	first = rdma_rw_ctx_wrs(&ch->ctx, conn->id->qp, conn->id->port_num,
-				&ch->cqe, NULL);
+	if (ch->lmr)
+		first = ch->inv_first ? &ch->inv_wr : &ch->reg_wr.wr;
+	else
+		first = rdma_rw_ctx_wrs(&ch->ctx, conn->id->qp,
+					conn->id->port_num, &ch->cqe, NULL);
 
 	spin_lock_bh(&conn->lock);
 	if (conn->mr_dead || conn->state != SMBD_CS_ESTABLISHED ||
@@ -377,6 +500,8 @@ static int smbd_rw_chunk_start(struct smbd_conn *conn, struct smbd_rw_op *op,
 	spin_unlock_bh(&conn->lock);
 	if (!rc) {
 		smbd_stat_add(conn, SMBD_STAT_RDMA_WRS, n);
+		if (ch->lmr)
+			smbd_stat_inc(conn, SMBD_STAT_RDMA_LOCAL_MRS);
 		trace_smbd_rw(conn->num, ch->cid, read, ch->len, n, 1);
 	}
 	return rc;

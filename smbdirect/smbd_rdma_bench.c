@@ -8,7 +8,8 @@
  *
  * Command:
  *
- *   run ADDR PORT op=read|write size=N count=N reg=each|once
+ *   run ADDR PORT op=read|write size=N count=N depth=N reg=each|once
+ *       buf=vmalloc|folio
  *
  * It listens on ADDR:PORT, connects to itself, and has the client register
  * a buffer of size bytes (for the peer to write, or to read) and the
@@ -16,11 +17,21 @@
  * or smbd_rdma_read(), as an SMB server serves SMB2 READ and WRITE. With
  * reg=each every transfer registers and deregisters the buffer (the cost
  * an SMB client pays per I/O); with reg=once the buffer is registered
- * once. The descriptors are handed over in memory, so only the RDMA data
- * movement and the registration are measured.
+ * once. With depth=N (1 to 32, default 1) N workers on an unbound
+ * workqueue share the count, each with its own buffers and registration,
+ * so that N transfers are in flight on the connection, as when a server
+ * serves N requests at once. buf=vmalloc (the default) gives buffers of
+ * scattered pages, as ksmbd's kvmalloc'd read buffers; buf=folio gives
+ * large folios (up to MAX_PAGE_ORDER), as cifs's page cache can. The
+ * descriptors are handed over in memory, so only the RDMA data movement
+ * and the registration are measured. The result line gives the time in
+ * us, the bytes moved and MiB/s (2^20 bytes per second, the unit perftest
+ * prints as MB/sec).
  *
- * Locking: bench_mutex serialises commands; the accept callback only
- * records the connection under bench_lock and wakes the command.
+ * Locking: bench_mutex serialises commands (and guards bench_result); the
+ * accept callback only records the connection under bench_lock and wakes
+ * the command. The workers of a run share only atomics; each owns its
+ * buffers and registration.
  */
 
 #include <linux/module.h>
@@ -30,11 +41,13 @@
 #include <linux/slab.h>
 #include <linux/uio.h>
 #include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 #include <net/net_namespace.h>
 
 #include <smbdirect/smbdirect.h>
 
 #define BENCH_RESULT_MAX	1024
+#define BENCH_DEPTH_MAX		32
 
 static DEFINE_MUTEX(bench_mutex);
 static DEFINE_SPINLOCK(bench_lock);
@@ -72,34 +85,145 @@ static struct smbd_conn *bench_take(void)
 	return c;
 }
 
-static int bench_one(struct smbd_conn *cli, struct smbd_conn *srv,
-		     struct smbd_reg *reg, void *cbuf, void *sbuf, u32 size,
-		     bool read)
+/* One worker of a run: its own buffers and, with reg=once, registration. */
+/*
+ * A buffer: vmalloc memory (every page its own scatterlist entry, like the
+ * kvmalloc buffers ksmbd reads into) or large folios (a few long entries,
+ * like page-cache folios that cifs passes in a folio queue).
+ */
+struct bench_buf {
+	void *vaddr;		/* vmalloc kind */
+	struct bio_vec *bv;	/* folio kind: one entry per folio */
+	unsigned int nr_bv;
+	u32 size;
+};
+
+struct bench_worker {
+	struct work_struct work;
+	struct bench_run *run;
+	struct bench_buf cbuf;
+	struct bench_buf sbuf;
+	struct smbd_reg *reg;
+	int rc;
+};
+
+/* A run: depth workers share the transfer count. */
+struct bench_run {
+	struct smbd_conn *cli;
+	struct smbd_conn *srv;
+	u32 size;
+	u32 count;
+	bool read;
+	bool each;
+	bool folios;
+	atomic_t next;		/* transfers handed out so far */
+	atomic_t done;		/* transfers completed successfully */
+	atomic_t failed;	/* set once a worker failed: the others stop */
+};
+
+static void bench_buf_free(struct bench_buf *b)
+{
+	unsigned int i;
+
+	vfree(b->vaddr);
+	for (i = 0; i < b->nr_bv; i++)
+		folio_put(page_folio(b->bv[i].bv_page));
+	kfree(b->bv);
+	memset(b, 0, sizeof(*b));
+}
+
+/* Folios as large as the size needs, smaller ones when memory is short. */
+static int bench_buf_alloc_folios(struct bench_buf *b, u32 size)
+{
+	unsigned int order = min_t(unsigned int, get_order(size),
+				   MAX_PAGE_ORDER);
+	u32 left = size;
+
+	b->bv = kcalloc(DIV_ROUND_UP(size, PAGE_SIZE), sizeof(*b->bv),
+			GFP_KERNEL);
+	if (!b->bv)
+		return -ENOMEM;
+	while (left) {
+		struct folio *f;
+		u32 len;
+
+		f = folio_alloc(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN |
+				__GFP_NORETRY, order);
+		if (!f) {
+			if (!order)
+				return -ENOMEM;
+			order--;
+			continue;
+		}
+		len = min_t(u32, left, folio_size(f));
+		bvec_set_page(&b->bv[b->nr_bv++], &f->page, len, 0);
+		left -= len;
+	}
+	return 0;
+}
+
+static int bench_buf_alloc(struct bench_buf *b, u32 size, bool folios)
+{
+	int rc = 0;
+
+	b->size = size;
+	if (folios) {
+		rc = bench_buf_alloc_folios(b, size);
+	} else {
+		b->vaddr = vzalloc(size);
+		if (!b->vaddr)
+			rc = -ENOMEM;
+	}
+	if (rc)
+		bench_buf_free(b);
+	return rc;
+}
+
+/* An iterator over the whole buffer; @kv is its storage for a kvec. */
+static void bench_buf_iter(struct bench_buf *b, struct iov_iter *it,
+			   struct kvec *kv, unsigned int dir)
+{
+	if (b->bv) {
+		iov_iter_bvec(it, dir, b->bv, b->nr_bv, b->size);
+	} else {
+		kv->iov_base = b->vaddr;
+		kv->iov_len = b->size;
+		iov_iter_kvec(it, dir, kv, 1, b->size);
+	}
+}
+
+static struct smbd_reg *bench_register(struct bench_run *run,
+				       struct bench_buf *cbuf)
+{
+	struct iov_iter it;
+	struct kvec kv;
+
+	bench_buf_iter(cbuf, &it, &kv, run->read ? ITER_SOURCE : ITER_DEST);
+	return smbd_register(run->cli, &it, run->read ? SMBD_REG_REMOTE_READ :
+			     SMBD_REG_REMOTE_WRITE);
+}
+
+static int bench_one(struct bench_run *run, struct bench_worker *w)
 {
 	const struct smbd_buffer_desc_v1 *d;
-	struct kvec kv = { .iov_base = sbuf, .iov_len = size };
+	struct smbd_reg *reg = w->reg;
 	struct iov_iter it;
-	bool own = !reg;
+	struct kvec kv;
 	int rc;
 	u32 n;
 
-	if (own) {
-		struct kvec ckv = { .iov_base = cbuf, .iov_len = size };
-
-		iov_iter_kvec(&it, read ? ITER_SOURCE : ITER_DEST, &ckv, 1,
-			      size);
-		reg = smbd_register(cli, &it, read ? SMBD_REG_REMOTE_READ :
-				    SMBD_REG_REMOTE_WRITE);
+	if (run->each) {
+		reg = bench_register(run, &w->cbuf);
 		if (IS_ERR(reg))
 			return PTR_ERR(reg);
 	}
 	d = smbd_reg_descs(reg, &n);
-	iov_iter_kvec(&it, read ? ITER_DEST : ITER_SOURCE, &kv, 1, size);
-	if (read)
-		rc = smbd_rdma_read(srv, &it, d, n, 0);
+	bench_buf_iter(&w->sbuf, &it, &kv, run->read ? ITER_DEST : ITER_SOURCE);
+	if (run->read)
+		rc = smbd_rdma_read(run->srv, &it, d, n, 0);
 	else
-		rc = smbd_rdma_write(srv, &it, d, n, 0);
-	if (own) {
+		rc = smbd_rdma_write(run->srv, &it, d, n, 0);
+	if (run->each) {
 		int rc2 = smbd_deregister(reg);
 
 		if (!rc)
@@ -108,38 +232,129 @@ static int bench_one(struct smbd_conn *cli, struct smbd_conn *srv,
 	return rc;
 }
 
-static int bench_run(const char *addr, u16 port, bool read, u32 size,
-		     u32 count, bool each)
+static void bench_work(struct work_struct *work)
 {
-	struct sockaddr_in sin = { .sin_family = AF_INET };
-	struct smbd_listener *lis;
-	struct smbd_conn *cli, *srv = NULL;
-	struct smbd_reg *reg = NULL;
-	void *cbuf, *sbuf;
+	struct bench_worker *w = container_of(work, struct bench_worker, work);
+	struct bench_run *run = w->run;
+
+	while (!atomic_read(&run->failed) &&
+	       atomic_inc_return(&run->next) <= run->count) {
+		w->rc = bench_one(run, w);
+		if (w->rc) {
+			atomic_set(&run->failed, 1);
+			break;
+		}
+		atomic_inc(&run->done);
+	}
+}
+
+static void bench_workers_free(struct bench_worker *ws, u32 depth)
+{
+	u32 i;
+
+	for (i = 0; i < depth; i++) {
+		if (ws[i].reg)
+			smbd_deregister(ws[i].reg);
+		bench_buf_free(&ws[i].cbuf);
+		bench_buf_free(&ws[i].sbuf);
+	}
+	kfree(ws);
+}
+
+/* Buffers for every worker, and with reg=once their registrations. */
+static struct bench_worker *bench_workers_alloc(struct bench_run *run,
+						u32 depth)
+{
+	struct bench_worker *ws;
+	u32 i;
+
+	ws = kcalloc(depth, sizeof(*ws), GFP_KERNEL);
+	if (!ws)
+		return ERR_PTR(-ENOMEM);
+	for (i = 0; i < depth; i++) {
+		struct bench_worker *w = &ws[i];
+
+		INIT_WORK(&w->work, bench_work);
+		w->run = run;
+		if (bench_buf_alloc(&w->cbuf, run->size, run->folios) ||
+		    bench_buf_alloc(&w->sbuf, run->size, run->folios)) {
+			bench_workers_free(ws, depth);
+			return ERR_PTR(-ENOMEM);
+		}
+		if (!run->each) {
+			w->reg = bench_register(run, &w->cbuf);
+			if (IS_ERR(w->reg)) {
+				int rc = PTR_ERR(w->reg);
+
+				w->reg = NULL;
+				bench_workers_free(ws, depth);
+				return ERR_PTR(rc);
+			}
+		}
+	}
+	return ws;
+}
+
+/* Move the buffers with depth transfers in flight; the result line. */
+static int bench_transfer(struct bench_run *run, u32 depth)
+{
+	struct workqueue_struct *wq;
+	struct bench_worker *ws;
+	u64 bytes, mib100;
 	ktime_t start;
 	s64 us;
 	u32 i;
+	int rc = 0;
+
+	ws = bench_workers_alloc(run, depth);
+	if (IS_ERR(ws))
+		return PTR_ERR(ws);
+	wq = alloc_workqueue("smbd_rdma_bench", WQ_UNBOUND, depth);
+	if (!wq) {
+		bench_workers_free(ws, depth);
+		return -ENOMEM;
+	}
+	start = ktime_get();
+	for (i = 0; i < depth; i++)
+		queue_work(wq, &ws[i].work);
+	flush_workqueue(wq);
+	us = max_t(s64, ktime_us_delta(ktime_get(), start), 1);
+	destroy_workqueue(wq);
+	for (i = 0; i < depth && !rc; i++)
+		rc = ws[i].rc;
+	bench_workers_free(ws, depth);
+
+	bytes = (u64)atomic_read(&run->done) * run->size;
+	/* MiB/s (2^20 bytes per second) with two decimals */
+	mib100 = div64_u64(bytes * 100 * 1000000, (u64)us << 20);
+	snprintf(bench_result, sizeof(bench_result),
+		 "op=%s size=%u count=%u depth=%u reg=%s buf=%s rc=%d us=%lld bytes=%llu MiB/s=%llu.%02llu\n",
+		 run->read ? "read" : "write", run->size,
+		 atomic_read(&run->done), depth, run->each ? "each" : "once",
+		 run->folios ? "folio" : "vmalloc",
+		 rc, us, bytes, div64_u64(mib100, 100), mib100 % 100);
+	return rc;
+}
+
+static int bench_cmd_run(const char *addr, u16 port, struct bench_run *run,
+			 u32 depth)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	struct smbd_listener *lis;
+	struct smbd_conn *srv;
 	int rc;
 
 	if (!in4_pton(addr, -1, (u8 *)&sin.sin_addr.s_addr, -1, NULL))
 		return -EINVAL;
 	sin.sin_port = htons(port);
-	cbuf = vzalloc(size);
-	sbuf = vzalloc(size);
-	if (!cbuf || !sbuf) {
-		rc = -ENOMEM;
-		goto out_buf;
-	}
 	lis = smbd_listen(&init_net, (struct sockaddr *)&sin, NULL,
 			  &bench_lis_ops, NULL);
-	if (IS_ERR(lis)) {
-		rc = PTR_ERR(lis);
-		goto out_buf;
-	}
-	cli = smbd_connect(&init_net, (struct sockaddr *)&sin, NULL, NULL,
-			   NULL, NULL);
-	if (IS_ERR(cli)) {
-		rc = PTR_ERR(cli);
+	if (IS_ERR(lis))
+		return PTR_ERR(lis);
+	run->cli = smbd_connect(&init_net, (struct sockaddr *)&sin, NULL, NULL,
+				NULL, NULL);
+	if (IS_ERR(run->cli)) {
+		rc = PTR_ERR(run->cli);
 		goto out_lis;
 	}
 	if (!wait_event_timeout(bench_wq, READ_ONCE(bench_accepted),
@@ -147,46 +362,16 @@ static int bench_run(const char *addr, u16 port, bool read, u32 size,
 		rc = -ETIMEDOUT;
 		goto out_cli;
 	}
-	srv = bench_take();
-
-	if (!each) {
-		struct kvec ckv = { .iov_base = cbuf, .iov_len = size };
-		struct iov_iter it;
-
-		iov_iter_kvec(&it, read ? ITER_SOURCE : ITER_DEST, &ckv, 1,
-			      size);
-		reg = smbd_register(cli, &it, read ? SMBD_REG_REMOTE_READ :
-				    SMBD_REG_REMOTE_WRITE);
-		if (IS_ERR(reg)) {
-			rc = PTR_ERR(reg);
-			reg = NULL;
-			goto out_srv;
-		}
-	}
-	rc = 0;
-	start = ktime_get();
-	for (i = 0; i < count && !rc; i++)
-		rc = bench_one(cli, srv, reg, cbuf, sbuf, size, read);
-	us = max_t(s64, ktime_us_delta(ktime_get(), start), 1);
-	snprintf(bench_result, sizeof(bench_result),
-		 "op=%s size=%u count=%u reg=%s rc=%d us=%lld MB/s=%llu ops/s=%llu\n",
-		 read ? "read" : "write", size, i, each ? "each" : "once", rc,
-		 us, div64_u64((u64)i * size, us),
-		 div64_u64((u64)i * 1000000, us));
-	if (reg)
-		smbd_deregister(reg);
-out_srv:
-	smbd_destroy(srv);
+	run->srv = bench_take();
+	rc = bench_transfer(run, depth);
+	smbd_destroy(run->srv);
 out_cli:
-	smbd_destroy(cli);
+	smbd_destroy(run->cli);
 out_lis:
 	smbd_listener_destroy(lis);
 	srv = bench_take();
 	if (srv)
 		smbd_destroy(srv);
-out_buf:
-	vfree(cbuf);
-	vfree(sbuf);
 	return rc;
 }
 
@@ -194,8 +379,8 @@ static ssize_t bench_control_write(struct file *f, const char __user *ubuf,
 				   size_t len, loff_t *ppos)
 {
 	char *buf, *p, *tok, *addr = NULL;
-	u32 size = 1048576, count = 100, port = 7445, argn = 0;
-	bool read = false, each = true;
+	struct bench_run run = { .size = 1048576, .count = 100, .each = true };
+	u32 port = 7445, depth = 1, argn = 0;
 	int rc = 0;
 
 	if (len > 256)
@@ -214,26 +399,33 @@ static ssize_t bench_control_write(struct file *f, const char __user *ubuf,
 		else if (argn == 2)
 			rc = kstrtou32(tok, 0, &port);
 		else if (!strcmp(tok, "op=read"))
-			read = true;
+			run.read = true;
 		else if (!strcmp(tok, "op=write"))
-			read = false;
+			run.read = false;
 		else if (!strcmp(tok, "reg=each"))
-			each = true;
+			run.each = true;
 		else if (!strcmp(tok, "reg=once"))
-			each = false;
+			run.each = false;
+		else if (!strcmp(tok, "buf=folio"))
+			run.folios = true;
+		else if (!strcmp(tok, "buf=vmalloc"))
+			run.folios = false;
 		else if (!strncmp(tok, "size=", 5))
-			rc = kstrtou32(tok + 5, 0, &size);
+			rc = kstrtou32(tok + 5, 0, &run.size);
 		else if (!strncmp(tok, "count=", 6))
-			rc = kstrtou32(tok + 6, 0, &count);
+			rc = kstrtou32(tok + 6, 0, &run.count);
+		else if (!strncmp(tok, "depth=", 6))
+			rc = kstrtou32(tok + 6, 0, &depth);
 		else if (argn > 2)
 			rc = -EINVAL;
 		argn++;
 	}
-	if (!rc && (!addr || !size || !count || port > 65535))
+	if (!rc && (!addr || !run.size || !run.count || port > 65535 || !depth ||
+		    depth > BENCH_DEPTH_MAX))
 		rc = -EINVAL;
 	mutex_lock(&bench_mutex);
 	if (!rc)
-		rc = bench_run(addr, port, read, size, count, each);
+		rc = bench_cmd_run(addr, port, &run, depth);
 	if (rc)
 		snprintf(bench_result, sizeof(bench_result), "error: %d\n", rc);
 	mutex_unlock(&bench_mutex);

@@ -16,19 +16,22 @@
 #                              (callback-mode round trip, 8 KiB sends)
 #                   trace      a round trip split into its steps, from
 #                              smbdirect's tracepoints
-#                   A later section (RDMA read/write: ib_read_bw/ib_write_bw
-#                   against smbdirect's RDMA) is one more bench_<name>
-#                   function called per device, like bench_transport.
+#                   rdma       RDMA Write and Read throughput, 64 KiB to
+#                              8 MiB, perftest's ib_write_bw/ib_read_bw
+#                              against smbd_rdma_bench.ko (issue 4)
 #   BENCH_SCALE     multiplies every iteration count (default 1)
 #   BENCH_DIV       divides every iteration count (default 1; a quick
 #                   smoke run uses 10), never below perftest's minimum of 5
+#   BENCH_RDMA_DEPTH  smbdirect transfers in flight in the rdma section
+#                   (default 8)
 #
 # Output: what perftest and smbd_test print, "#" comments, the change of
 # smbdirect's global counters over each smbdirect measurement, and one line
 # per measured value for the host to reduce:
 #   sample ROUND DEVICE KEY VALUE
 # KEY is raw.<metric> (perftest, polling), rawev.<metric> (perftest with
-# completion events, -e) or smbd.<metric>; times are round trips in
+# completion events, -e) or smbd.<metric> (the rdma section's keys are
+# described at bench_rdma); times are round trips in
 # microseconds (perftest prints half a round trip for Send latency; it is
 # doubled here), rates are messages/s, throughput MiB/s (2^20 bytes, as
 # perftest's "MB/sec").
@@ -40,6 +43,7 @@ BENCH_REPS=${BENCH_REPS:-3}
 BENCH_SECTIONS=${BENCH_SECTIONS:-transport}
 BENCH_SCALE=${BENCH_SCALE:-1}
 BENCH_DIV=${BENCH_DIV:-1}
+BENCH_RDMA_DEPTH=${BENCH_RDMA_DEPTH:-8}
 CTL=/sys/kernel/debug/smbd_test/control
 RES=/sys/kernel/debug/smbd_test/result
 STATS=/sys/kernel/debug/smbdirect/stats
@@ -402,6 +406,95 @@ trace_split() {
 	}'
 }
 
+# ---- RDMA read/write: perftest against smbd_rdma_bench ----
+
+RDMA_CTL=/sys/kernel/debug/smbd_rdma_bench
+RDMA_PORT=7445
+
+# rdma_count DEV SIZE: iterations, about two seconds each on an idle
+# machine (siw moves large transfers about ten times faster than rxe).
+rdma_count() {
+	case "$1:$2" in
+	siw*:65536) n 4000 ;;
+	siw*:1048576) n 400 ;;
+	siw*:*) n 64 ;;
+	*:65536) n 400 ;;
+	*:1048576) n 40 ;;
+	*) n 16 ;;
+	esac
+}
+
+# raw_rw DEV ADDR OP SIZE COUNT KEY [ARGS...]: ib_write_bw or ib_read_bw;
+# sample KEY_mibps.
+raw_rw() {
+	_dev=$1 _addr=$2 _op=$3 _size=$4 _count=$5 _key=$6
+	shift 6
+	perftest "ib_${_op}_bw" "$_dev" "$_addr" -s "$_size" -n "$_count" "$@" ||
+		return 1
+	# bytes iters bw_peak bw_avg msg_rate(Mpps)
+	# shellcheck disable=SC2046 # split into fields on purpose
+	set -- $(pt_line "$_size")
+	[ $# -ge 5 ] || { say "no ib_${_op}_bw result"; return 1; }
+	sample "$_dev" "${_key}_mibps" "$4"
+}
+
+# smbd_rw DEV ADDR OP SIZE COUNT DEPTH REG KEY [BUF]: smbd_rdma_write() or
+# smbd_rdma_read() into a buffer a client connection registered, DEPTH
+# transfers in flight, registration per transfer (each) or once, buffers
+# of BUF kind (vmalloc: scattered 4 KiB pages, the default; folio: large
+# folios); sample KEY_mibps.
+smbd_rw() {
+	_cmd="run $2 $RDMA_PORT op=$3 size=$4 count=$5 depth=$6 reg=$7 buf=${9:-vmalloc}"
+	echo "\$ $_cmd"
+	stats_mark
+	cpu_mark
+	if ! echo "$_cmd" >"$RDMA_CTL/control"; then
+		sed 's/^/# /' "$RDMA_CTL/result"
+		return 1
+	fi
+	cat "$RDMA_CTL/result"
+	cpu_show
+	stats_show
+	_v=$(sed -n 's/.*MiB\/s=\([0-9.]*\).*/\1/p' "$RDMA_CTL/result")
+	[ -n "$_v" ] || { say "no smbd_rdma_bench result"; return 1; }
+	sample "$1" "${8}_mibps" "$_v"
+}
+
+# Issue 4: RDMA Write and Read throughput for 64 KiB, 1 MiB and 8 MiB.
+# Raw verbs: perftest as it runs by default (its TX depth of 128, at most
+# the iteration count, in flight) and with one transfer in flight (-t 1).
+# smbdirect: BENCH_RDMA_DEPTH transfers in flight (workers sharing one
+# connection, as a server serving that many requests) and one, each with
+# the buffer registered once (registration excluded) and registered and
+# deregistered per transfer (included), the buffers in scattered 4 KiB pages
+# (vmalloc, like ksmbd's kvmalloc'd buffers); and one in flight with
+# buffers in large folios (folio1, registered once). Keys
+# <kind>.<op>.<size>_mibps. perftest gets 60 s a run (ib_read_bw -t 1 hangs
+# now and then on siw).
+bench_rdma() { # bench_rdma DEV ADDR
+	PT_TIMEOUT=60
+	for _rs in 65536 1048576 8388608; do
+		_rn=$(rdma_count "$1" "$_rs")
+		_rz=$(( _rs / 1024 ))k
+		for _ro in write read; do
+			measure raw_rw "$1" "$2" "$_ro" "$_rs" "$_rn" "raw.$_ro.$_rz"
+			measure smbd_rw "$1" "$2" "$_ro" "$_rs" "$_rn" \
+				"$BENCH_RDMA_DEPTH" once "onceN.$_ro.$_rz"
+			measure smbd_rw "$1" "$2" "$_ro" "$_rs" "$_rn" \
+				"$BENCH_RDMA_DEPTH" each "eachN.$_ro.$_rz"
+			measure raw_rw "$1" "$2" "$_ro" "$_rs" "$_rn" \
+				"raw1.$_ro.$_rz" -t 1
+			measure smbd_rw "$1" "$2" "$_ro" "$_rs" "$_rn" 1 once \
+				"once1.$_ro.$_rz"
+			measure smbd_rw "$1" "$2" "$_ro" "$_rs" "$_rn" 1 each \
+				"each1.$_ro.$_rz"
+			measure smbd_rw "$1" "$2" "$_ro" "$_rs" "$_rn" 1 once \
+				"folio1.$_ro.$_rz" folio
+		done
+	done
+	PT_TIMEOUT=120
+}
+
 # Listeners for one device, with the default configuration except that
 # they take messages of up to 1 MiB: echo on the device's default port,
 # sink on SINK_PORT.
@@ -425,8 +518,11 @@ bench_device() { # bench_device DEV ADDR
 
 main() {
 	say "kernel $(uname -r), $(nproc) CPUs; $(ib_send_bw -V 2>&1 | head -n 1)"
-	say "rounds $BENCH_REPS, sections: $BENCH_SECTIONS, scale $BENCH_SCALE/$BENCH_DIV"
+	say "rounds $BENCH_REPS, sections: $BENCH_SECTIONS, scale $BENCH_SCALE/$BENCH_DIV, rdma depth $BENCH_RDMA_DEPTH"
 	modprobe smbd_test || return 1
+	case " $BENCH_SECTIONS " in
+	*" rdma "*) modprobe smbd_rdma_bench || return 1 ;;
+	esac
 	_t0=$(date +%s)
 	while [ "$round" -lt "$BENCH_REPS" ]; do
 		round=$((round + 1))
@@ -435,6 +531,7 @@ main() {
 	done
 	say "measured for $(( $(date +%s) - _t0 )) s, $failures measurement(s) failed"
 	rmmod smbd_test
+	rmmod smbd_rdma_bench 2>/dev/null || true
 }
 
 main
