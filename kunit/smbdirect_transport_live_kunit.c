@@ -994,6 +994,24 @@ static void smbd_peer_disconnect_mid_stream(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tl_send(p.cli, "x", 1), snd->rc);
 }
 
+/*
+ * smbd_destroy() right after smbd_send() returned (the fragments are posted,
+ * not yet delivered): the message, 100 KiB in 76 fragments, still reaches
+ * the peer whole, because smbd_destroy() lets the Sends complete before it
+ * disconnects.
+ */
+static void smbd_destroy_after_send(struct kunit *test)
+{
+	const u32 len = 100 * 1024;
+	u8 *buf = tl_kvmalloc(test, len);
+	struct tl_pair p;
+
+	tl_pair_up(test, &p, NULL, NULL);
+	tl_send_pattern(test, p.cli, buf, len, 77);
+	kunit_release_action(test, tl_conn_destroy, p.cli);
+	tl_expect_pull(test, p.srvc, buf, len, 77);
+}
+
 #define TL_NCONN	64
 
 /* 64 connections at once, each with its own message both ways. */
@@ -1222,6 +1240,7 @@ static struct kunit_case smbd_transport_live_cases[] = {
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_PARAM_ATTR(smbd_keepalive_timeout, tl_dev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_PARAM(smbd_destroy_after_send, tl_dev_gen_params),
 	KUNIT_CASE_PARAM_ATTR(smbd_peer_disconnect_mid_stream, tl_dev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_PARAM_ATTR(smbd_many_connections, tl_dev_gen_params,

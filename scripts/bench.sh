@@ -145,6 +145,7 @@ report_rdma() { # report_rdma LOG DEV TITLE
 			echo "$op $label"
 			row "$log" "$dev" "  ${d:-N} in flight, reg. once" "raw.$op.${z}_mibps" "onceN.$op.${z}_mibps"
 			row "$log" "$dev" "  ${d:-N} in flight, reg. each" "raw.$op.${z}_mibps" "eachN.$op.${z}_mibps"
+			row "$log" "$dev" "    raw with CQ events (-e), once" "rawev.$op.${z}_mibps" "onceN.$op.${z}_mibps"
 			row "$log" "$dev" "  1 in flight (-t 1), reg. once" "raw1.$op.${z}_mibps" "once1.$op.${z}_mibps"
 			row "$log" "$dev" "  1 in flight (-t 1), reg. each" "raw1.$op.${z}_mibps" "each1.$op.${z}_mibps"
 			row "$log" "$dev" "  1 in flight, folios, reg. once" "raw1.$op.${z}_mibps" "folio1.$op.${z}_mibps"
@@ -157,6 +158,13 @@ report_rdma() { # report_rdma LOG DEV TITLE
 			aim "$log" "$dev" "$op $z, ${d:-N} in flight, reg. each" "raw.$op.${z}_mibps" "eachN.$op.${z}_mibps" ge 0.90
 			aim "$log" "$dev" "$op $z, 1 in flight, reg. once" "raw1.$op.${z}_mibps" "once1.$op.${z}_mibps" ge 0.90
 			aim "$log" "$dev" "$op $z, 1 in flight, reg. each" "raw1.$op.${z}_mibps" "each1.$op.${z}_mibps" ge 0.90
+		done
+	done
+	echo "the same against perftest with completion events (-e):"
+	for op in write read; do
+		for z in 1024k 8192k; do
+			aim "$log" "$dev" "$op $z, ${d:-N} in flight, reg. once" "rawev.$op.${z}_mibps" "onceN.$op.${z}_mibps" ge 0.90
+			aim "$log" "$dev" "$op $z, ${d:-N} in flight, reg. each" "rawev.$op.${z}_mibps" "eachN.$op.${z}_mibps" ge 0.90
 		done
 	done
 }

@@ -634,12 +634,26 @@ void smbd_disconnect(struct smbd_conn *conn)
 }
 EXPORT_SYMBOL_GPL(smbd_disconnect);
 
+static bool smbd_sends_drained(struct smbd_conn *conn)
+{
+	bool done;
+
+	spin_lock_bh(&conn->lock);
+	done = conn->state != SMBD_CS_ESTABLISHED ||
+	       (!conn->sends_posted && list_empty(&conn->send_queue));
+	spin_unlock_bh(&conn->lock);
+	return done;
+}
+
 /**
  * smbd_destroy() - disconnect, release and forget a connection
  * @conn: connection owned by the caller
  *
- * Disconnects if still connected, waits for a running callback of this
- * connection to return (unless called from it), drains the QP and frees
+ * Disconnects if still connected, after giving the Sends already posted or
+ * queued up to destroy_drain_ms (module parameter, 2 s) to complete, so
+ * that a message smbd_send() returned for is not cut off (smbd_disconnect()
+ * does not wait). Then waits for a running callback of this connection to
+ * return (unless called from it), drains the QP and frees
  * every resource, then drops the owner's reference. No callback runs after
  * it returns. Messages the caller still holds stay valid until
  * smbd_msg_free(). Safe whatever happened before (loss, device removal,
@@ -651,6 +665,17 @@ EXPORT_SYMBOL_GPL(smbd_disconnect);
 void smbd_destroy(struct smbd_conn *conn)
 {
 	might_sleep();
+	/*
+	 * A message smbd_send() returned for is posted, not yet delivered:
+	 * give the Sends a bounded time to complete before disconnecting.
+	 */
+	spin_lock_bh(&conn->lock);
+	conn->draining = true;
+	spin_unlock_bh(&conn->lock);
+	if (!wait_event_timeout(conn->wq, smbd_sends_drained(conn),
+				msecs_to_jiffies(READ_ONCE(smbd_destroy_drain_ms))))
+		smbd_stat_inc(conn, SMBD_STAT_DESTROY_DRAIN_TIMEOUTS);
+
 	spin_lock_bh(&conn->lock);
 	conn->upcalls_off = true;
 	__smbd_conn_fail(conn, -ESHUTDOWN, SMBD_CAUSE_NONE);

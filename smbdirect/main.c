@@ -101,6 +101,11 @@ module_param_named(rw_max_descriptors, smbd_rw_max_descs, uint, 0644);
 MODULE_PARM_DESC(rw_max_descriptors,
 		 "most buffer descriptors one RDMA read/write accepts (default 64)");
 
+unsigned int smbd_destroy_drain_ms = 2000;
+module_param_named(destroy_drain_ms, smbd_destroy_drain_ms, uint, 0644);
+MODULE_PARM_DESC(destroy_drain_ms,
+		 "how long smbd_destroy() lets posted Sends complete (default 2000 ms)");
+
 unsigned int smbd_ib_port = SMBD_PORT_IB;
 module_param_named(ib_port, smbd_ib_port, uint, 0644);
 MODULE_PARM_DESC(ib_port, "default port on InfiniBand and RoCE (default 445)");
@@ -220,6 +225,7 @@ static const char * const smbd_stat_names[SMBD_STAT_COUNT] = {
 	[SMBD_STAT_RW_FAILED] = "rdma_rw_failures",
 	[SMBD_STAT_RW_BAD_DESC] = "rdma_rw_bad_descriptors",
 	[SMBD_STAT_RW_TOO_BIG] = "rdma_rw_too_big",
+	[SMBD_STAT_DESTROY_DRAIN_TIMEOUTS] = "destroy_drain_timeouts",
 };
 
 /**

@@ -58,7 +58,7 @@
 #define SMBD_RW_CHUNK_PAGES	256
 
 /* A Write chunk needing more work requests than this uses a local MR. */
-#define SMBD_RW_LMR_MIN_WRS	4
+#define SMBD_RW_LMR_MIN_WRS	2
 
 /**
  * struct smbd_rw_op - one smbd_rdma_read()/smbd_rdma_write() call

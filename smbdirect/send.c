@@ -142,6 +142,7 @@ static void smbd_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct smbd_send_io *io = container_of(wc->wr_cqe, struct smbd_send_io,
 					       cqe);
 	struct smbd_conn *conn = io->conn;
+	bool wake;
 
 	trace_smbd_send_done(conn->num, io->cid, wc->status, wc->byte_len);
 	ib_dma_unmap_single(conn->ibdev, io->dma, io->len, DMA_TO_DEVICE);
@@ -161,7 +162,11 @@ static void smbd_send_done(struct ib_cq *cq, struct ib_wc *wc)
 		__smbd_conn_fail(conn, -EPROTO, io->fail_verdict);
 	else
 		__smbd_send_pump(conn, NULL);
+	/* smbd_destroy() waits for the Sends to drain. */
+	wake = conn->draining && !conn->sends_posted;
 	spin_unlock_bh(&conn->lock);
+	if (wake)
+		wake_up_all(&conn->wq);
 	kfree(io);
 }
 

@@ -62,6 +62,7 @@ struct smbd_device {
 extern unsigned int smbd_mr_pool_max;
 extern unsigned int smbd_rw_ctxs;
 extern unsigned int smbd_rw_max_descs;
+extern unsigned int smbd_destroy_drain_ms;
 extern unsigned int smbd_ib_port;
 extern unsigned int smbd_iwarp_port;
 extern unsigned int smbd_neg_timeout_active_ms;
@@ -142,6 +143,7 @@ enum smbd_stat {
 	SMBD_STAT_RW_FAILED,
 	SMBD_STAT_RW_BAD_DESC,
 	SMBD_STAT_RW_TOO_BIG,
+	SMBD_STAT_DESTROY_DRAIN_TIMEOUTS,
 	SMBD_STAT_COUNT
 };
 
@@ -370,6 +372,7 @@ struct smbd_conn {
 	struct list_head send_queue;
 	u32 send_queue_len;
 	u32 sends_posted;
+	bool draining;
 	u32 recvs_posted;
 	struct list_head rio_free;
 	struct list_head ready;
