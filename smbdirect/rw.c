@@ -411,8 +411,6 @@ static int smbd_rw_lmr_init(struct smbd_conn *conn, struct smbd_rw_chunk *ch,
 	ch->inv_last.ex.invalidate_rkey = mr->lkey;
 	ch->inv_last.send_flags = IB_SEND_SIGNALED;
 	ch->inv_last.wr_cqe = &ch->cqe;
-	/* Valid from the REG_MR on, until the final LOCAL_INV completes. */
-	mr->need_inval = true;
 	return wrs;
 }
 
@@ -487,6 +485,9 @@ static int smbd_rw_chunk_start(struct smbd_conn *conn, struct smbd_rw_op *op,
 	}
 	ch->cid = ++conn->next_cid;
 	atomic_inc(&op->pending);
+	/* Valid from the REG_MR on, until the final LOCAL_INV completes. */
+	if (ch->lmr)
+		ch->lmr->need_inval = true;
 	rc = ib_post_send(conn->id->qp, first, &bad);
 	if (rc) {
 		atomic_dec(&op->pending);
