@@ -5,7 +5,7 @@
 #   make KDIR=/path/to/kernel/build   build against any configured kernel tree
 #   make                              build against the project's test kernel
 #   make check                        all tests (both test kernels), ends in "N passed, N failed"
-#   make demo                         boot the VM, load the modules, show the RDMA devices
+#   make demo                         boot the VM, connect over SMB Direct, show the counters
 #   make bench [BENCH_ARGS=...]       transport benchmark vs raw verbs (not part of check)
 #   make checkpatch / make sparse     style and static checks of our sources
 #

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # `make demo`: build everything, boot the VM with rxe and siw, load
-# smbdirect and sqos with modprobe, and show the RDMA links and the devices
-# smbdirect sees in debugfs.
+# smbdirect and sqos with modprobe, show the RDMA links and the devices
+# smbdirect sees, then connect over SMB Direct on each device, move
+# verified messages and RDMA read/write traffic, and show the debugfs
+# counters (scripts/vm/demo.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 

@@ -8,7 +8,9 @@
 #
 #   (default)       run every test (KUnit modules, tests/vm/*.sh, pipeline
 #                   checks); judge the run; exit non-zero on any failure
-#   --demo          show the RDMA links and smbdirect's device list
+#   --demo          show the RDMA links and smbdirect's device list, then
+#                   SMB Direct messages and RDMA read/write over rxe and
+#                   siw with their counters (scripts/vm/demo.sh)
 #   --exec FILE     run FILE (a /bin/sh script) inside the VM after rxe and
 #                   siw are up and smbdirect and sqos are loaded; the checkout
 #                   is mounted read-only at /src; exit with FILE's status

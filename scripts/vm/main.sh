@@ -5,7 +5,7 @@
 # user would, then do what smbd.mode= on the kernel command line asks:
 #   check  run every KUnit module and every tests/vm/*.sh, print KTAP
 #   demo   show the RDMA links and what smbdirect sees, then SMB Direct
-#          echo rounds over rxe and siw (demo.sh)
+#          echo rounds and RDMA read/write over rxe and siw (demo.sh)
 #   exec   run /smbd/exec (the host's --exec FILE) and return its status
 . /smbd/lib.sh
 
