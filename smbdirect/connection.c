@@ -289,6 +289,35 @@ void smbd_conn_fail(struct smbd_conn *conn, int err, int cause)
 	spin_unlock_bh(&conn->lock);
 }
 
+/**
+ * smbd_conn_comm_est() - data arrived: tell the CM the connection is up
+ * @conn: passive connection
+ *
+ * On IB and RoCE the accepting side's CM reports ESTABLISHED when the
+ * peer's RTU arrives. The peer may send as soon as it has sent the RTU, so
+ * our first receive can complete before the RTU is processed, or the RTU
+ * may be lost. Until then the cm_id stays in REP_SENT: the CM resends the
+ * REP and, when its retries run out, rejects a connection that carries
+ * data; and a disconnect of ours in that state reaches the peer as a
+ * reject (destroying the cm_id sends REJ, as no DREQ can be sent). The
+ * first receive, or the QP's communication-established event on devices
+ * that raise it, is proof that the peer is connected, so the CM is told
+ * (rdma_notify(), once per connection). Nothing to do on iWARP.
+ *
+ * Context: any (softirq completion handler, QP event handler); conn->id
+ * is valid while the QP exists.
+ */
+void smbd_conn_comm_est(struct smbd_conn *conn)
+{
+	if (conn->role != SMBD_ROLE_PASSIVE || conn->limits.iwarp ||
+	    test_bit(SMBD_CMF_ESTABLISHED, &conn->cm_flags) ||
+	    test_and_set_bit(SMBD_CMF_COMM_EST, &conn->cm_flags))
+		return;
+	/* -EISCONN: the RTU won the race after all. */
+	if (!rdma_notify(conn->id, IB_EVENT_COMM_EST))
+		smbd_stat_inc(conn, SMBD_STAT_CM_COMM_EST);
+}
+
 static void smbd_qp_event(struct ib_event *event, void *context)
 {
 	struct smbd_conn *conn = context;
@@ -296,6 +325,8 @@ static void smbd_qp_event(struct ib_event *event, void *context)
 	/* Fatal QP errors also flush the queues; the completions fail it. */
 	pr_debug("smbdirect: connection %u: QP event %s\n", conn->num,
 		 ib_event_msg(event->event));
+	if (event->event == IB_EVENT_COMM_EST)
+		smbd_conn_comm_est(conn);
 }
 
 /**

@@ -226,6 +226,7 @@ static const char * const smbd_stat_names[SMBD_STAT_COUNT] = {
 	[SMBD_STAT_RW_BAD_DESC] = "rdma_rw_bad_descriptors",
 	[SMBD_STAT_RW_TOO_BIG] = "rdma_rw_too_big",
 	[SMBD_STAT_DESTROY_DRAIN_TIMEOUTS] = "destroy_drain_timeouts",
+	[SMBD_STAT_CM_COMM_EST] = "cm_established_by_data",
 };
 
 /**

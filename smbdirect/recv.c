@@ -458,6 +458,8 @@ static void smbd_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct smbd_conn *conn = rio->conn;
 
 	trace_smbd_recv_done(conn->num, rio->cid, wc->status, wc->byte_len);
+	if (wc->status == IB_WC_SUCCESS)
+		smbd_conn_comm_est(conn);
 	spin_lock_bh(&conn->lock);
 	conn->recvs_posted--;
 	if (wc->status != IB_WC_SUCCESS) {

@@ -144,6 +144,7 @@ enum smbd_stat {
 	SMBD_STAT_RW_BAD_DESC,
 	SMBD_STAT_RW_TOO_BIG,
 	SMBD_STAT_DESTROY_DRAIN_TIMEOUTS,
+	SMBD_STAT_CM_COMM_EST,
 	SMBD_STAT_COUNT
 };
 
@@ -198,6 +199,7 @@ enum {
 	SMBD_CMF_ESTABLISHED,
 	SMBD_CMF_DISCONNECTED,
 	SMBD_CMF_REMOVED,	/* device removal has claimed it */
+	SMBD_CMF_COMM_EST,	/* passive: the CM was told data arrived */
 };
 
 struct smbd_conn;
@@ -513,6 +515,7 @@ void __smbd_conn_fail(struct smbd_conn *conn, int err, int cause);
 void smbd_conn_fail(struct smbd_conn *conn, int err, int cause);
 void smbd_conn_queue_work(struct smbd_conn *conn, struct work_struct *w);
 void smbd_conn_teardown(struct smbd_conn *conn);
+void smbd_conn_comm_est(struct smbd_conn *conn);
 int smbd_conn_setup_qp(struct smbd_conn *conn);
 void smbd_conn_free_qp(struct smbd_conn *conn);
 int smbd_conn_cm_event(struct smbd_conn *conn, struct rdma_cm_id *id,
