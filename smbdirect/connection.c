@@ -80,6 +80,7 @@ const char *smbd_state_str(enum smbd_conn_state s)
 static void smbd_conn_release_work(struct work_struct *w);
 static void smbd_conn_disc_work(struct work_struct *w);
 static void smbd_conn_teardown_work(struct work_struct *w);
+static void smbd_conn_est_work(struct work_struct *w);
 
 /**
  * smbd_conn_alloc() - a new connection object
@@ -123,6 +124,7 @@ struct smbd_conn *smbd_conn_alloc(enum smbd_role role,
 	INIT_DELAYED_WORK(&conn->idle_work, smbd_idle_work);
 	INIT_WORK(&conn->upcall_work, smbd_conn_upcall_work);
 	INIT_WORK(&conn->disc_work, smbd_conn_disc_work);
+	INIT_WORK(&conn->est_work, smbd_conn_est_work);
 	INIT_WORK(&conn->pump_work, smbd_pump_work);
 	INIT_WORK(&conn->teardown_work, smbd_conn_teardown_work);
 	INIT_WORK(&conn->release_work, smbd_conn_release_work);
@@ -289,6 +291,37 @@ void smbd_conn_fail(struct smbd_conn *conn, int err, int cause)
 	spin_unlock_bh(&conn->lock);
 }
 
+/*
+ * Tell the CM, once, that a passive connection carries data (see
+ * smbd_conn_comm_est()), before anything disconnects it: a disconnect
+ * in REP_SENT would reach the peer as a reject.
+ *
+ * Context: process, under res_mutex.
+ */
+static void smbd_conn_notify_est(struct smbd_conn *conn)
+{
+	lockdep_assert_held(&conn->res_mutex);
+	if (conn->released || !conn->id || conn->disconnect_sent ||
+	    conn->est_notified ||
+	    !test_bit(SMBD_CMF_COMM_EST, &conn->cm_flags) ||
+	    test_bit(SMBD_CMF_ESTABLISHED, &conn->cm_flags))
+		return;
+	conn->est_notified = true;
+	/* -EISCONN and the like: the RTU won the race after all. */
+	if (!rdma_notify(conn->id, IB_EVENT_COMM_EST))
+		smbd_stat_inc(conn, SMBD_STAT_CM_COMM_EST);
+}
+
+static void smbd_conn_est_work(struct work_struct *w)
+{
+	struct smbd_conn *conn = container_of(w, struct smbd_conn, est_work);
+
+	mutex_lock(&conn->res_mutex);
+	smbd_conn_notify_est(conn);
+	mutex_unlock(&conn->res_mutex);
+	smbd_conn_put(conn);
+}
+
 /**
  * smbd_conn_comm_est() - data arrived: tell the CM the connection is up
  * @conn: passive connection
@@ -304,8 +337,13 @@ void smbd_conn_fail(struct smbd_conn *conn, int err, int cause)
  * that raise it, is proof that the peer is connected, so the CM is told
  * (rdma_notify(), once per connection). Nothing to do on iWARP.
  *
- * Context: any (softirq completion handler, QP event handler); conn->id
- * is valid while the QP exists.
+ * The notification itself runs from est_work: the CM takes its cm_id lock
+ * there with interrupts disabled but nests locks that are not irq-safe
+ * inside it, so calling it from the completion handler (softirq) is a
+ * lock inversion lockdep reports. The disconnect paths send it first if
+ * the work has not run yet.
+ *
+ * Context: any (softirq completion handler, QP event handler).
  */
 void smbd_conn_comm_est(struct smbd_conn *conn)
 {
@@ -313,9 +351,7 @@ void smbd_conn_comm_est(struct smbd_conn *conn)
 	    test_bit(SMBD_CMF_ESTABLISHED, &conn->cm_flags) ||
 	    test_and_set_bit(SMBD_CMF_COMM_EST, &conn->cm_flags))
 		return;
-	/* -EISCONN: the RTU won the race after all. */
-	if (!rdma_notify(conn->id, IB_EVENT_COMM_EST))
-		smbd_stat_inc(conn, SMBD_STAT_CM_COMM_EST);
+	smbd_conn_queue_work(conn, &conn->est_work);
 }
 
 static void smbd_qp_event(struct ib_event *event, void *context)
@@ -469,6 +505,7 @@ void smbd_conn_teardown(struct smbd_conn *conn)
 		goto out;
 	if (conn->id && conn->qp_live) {
 		if (!conn->disconnect_sent) {
+			smbd_conn_notify_est(conn);
 			rdma_disconnect(conn->id);
 			conn->disconnect_sent = true;
 		}
@@ -507,6 +544,7 @@ static void smbd_conn_disc_work(struct work_struct *w)
 	mutex_lock(&conn->res_mutex);
 	if (!conn->released && conn->id && conn->qp_live &&
 	    !conn->disconnect_sent) {
+		smbd_conn_notify_est(conn);
 		rdma_disconnect(conn->id);
 		conn->disconnect_sent = true;
 	}

@@ -387,6 +387,7 @@ struct smbd_conn {
 	struct mutex res_mutex;
 	bool released;
 	bool disconnect_sent;
+	bool est_notified;	/* rdma_notify(COMM_EST) was called */
 	struct rdma_cm_id *id;
 	struct ib_device *ibdev;
 	struct smbd_dev_limits limits;
@@ -408,6 +409,7 @@ struct smbd_conn {
 	struct delayed_work idle_work;
 	struct work_struct upcall_work;
 	struct work_struct disc_work;
+	struct work_struct est_work;
 	struct work_struct pump_work;
 	struct work_struct teardown_work;
 	struct work_struct release_work;
