@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Every test of the project (`make check`):
-#   1. checkpatch --strict over our sources, and a sparse (C=2) build;
+#   1. checkpatch --strict over our sources, a sparse (C=2) build, and the
+#      tests of ktap.py, which judges every VM run;
 #   2. on the plain and on the debug (KASAN, lockdep, kmemleak, UBSAN) test
 #      kernel: build the modules with W=1, boot the VM, run all KUnit
 #      modules and the shell tests (scripts/vm.sh);
@@ -48,6 +49,7 @@ main() {
 
 	step "checkpatch --strict" "$SMBD_TOP/scripts/checkpatch.sh"
 	step "sparse and W=1" "$SMBD_TOP/scripts/sparse.sh"
+	step "the run judge's own tests" python3 -B "$SMBD_TOP/scripts/ktap_test.py"
 
 	# Build every kernel first (sequentially: each build uses all cores), then
 	# run the VMs side by side: a TCG guest keeps one host core busy, and the

@@ -69,7 +69,15 @@ def parse(lines):
         if re.match(r'^\s*KTAP version', line):
             continue
         if line.startswith('# FLAKY:'):
-            flaky.append(line[len('# FLAKY:'):].strip())
+            flaky.append([line[len('# FLAKY:'):].strip(), []])
+            continue
+        if line.startswith('# | '):
+            # The first attempt of a retried module: only its failing
+            # leaf cases are of interest, to name them in the summary.
+            f = re.match(r'^\s+not ok \d+ (\S+)', line[4:])
+            if f and flaky:
+                flaky[-1][1].append(f.group(1))
+            continue
         r = RESULT.match(line)
         if not r:
             if line.strip().startswith('#'):
@@ -149,6 +157,22 @@ def scan_console(path, boot=None):
     return bad
 
 
+def report_context(path, first, n):
+    """The console from the line @first on, at most @n lines."""
+    out = []
+    try:
+        with open(path, errors='replace') as f:
+            for line in f:
+                line = line.rstrip('\r\n')
+                if out or line == first:
+                    out.append(line)
+                    if len(out) >= n:
+                        break
+    except FileNotFoundError:
+        pass
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--results', help="the VM's KTAP output")
@@ -174,8 +198,10 @@ def main():
     except FileNotFoundError:
         lines = []
     passed, failed, skipped, failures, saw_exit, timings, flaky = parse(lines)
-    for f in flaky:
-        print('[%s] FLAKY (passed on retry; see results.log): %s' % (a.label, f))
+    for what, cases in flaky:
+        print('[%s] FLAKY (passed on retry; see results.log): %s' % (a.label, what))
+        if cases:
+            print('[%s]     first attempt failed: %s' % (a.label, ', '.join(cases)))
     slow = sorted(timings, reverse=True)[:5]
     if slow:
         print('[%s] slowest: %s' % (a.label, ', '.join('%s %ds' % (n, t) for t, n in slow)))
@@ -204,6 +230,11 @@ def main():
         problems.extend('    ' + b for b in bad[:40])
         if len(bad) > 40:
             problems.append('    ... %d more lines' % (len(bad) - 40))
+        # The first report whole: a CI log may be all there is to go on.
+        first = report_context(a.console, bad[0], 150)
+        if first:
+            problems.append('the first report in full:')
+            problems.extend('    ' + t for t in first)
 
     for name, diag in failures:
         print('[%s] FAILED: %s' % (a.label, name))

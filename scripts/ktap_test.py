@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Host-side tests of ktap.py, the judge of every VM run (make check).
+
+Each case feeds a made-up results log and console log to the judge and
+checks its counts, exit status and what it names.
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import ktap  # noqa: E402
+
+OK_CONSOLE = 'smbd-vm: userland started\n'
+
+
+def judge(results, console, *extra):
+    """Run ktap.py as make check does: (exit status, stdout, counts)."""
+    with tempfile.TemporaryDirectory() as d:
+        r = os.path.join(d, 'results.log')
+        c = os.path.join(d, 'console.log')
+        n = os.path.join(d, 'counts')
+        with open(r, 'w') as f:
+            f.write(results)
+        with open(c, 'w') as f:
+            f.write(console)
+        p = subprocess.run([sys.executable, os.path.join(HERE, 'ktap.py'),
+                            '--results', r, '--console', c, '--counts', n,
+                            '--label', 't'] + list(extra),
+                           capture_output=True, text=True)
+        with open(n) as f:
+            counts = tuple(int(x) for x in f.read().split())
+    return p.returncode, p.stdout, counts
+
+
+SUITE = '''KTAP version 1
+1..1
+    KTAP version 1
+    # Subtest: s
+    1..3
+    ok 1 a
+        KTAP version 1
+        # Subtest: b
+        ok 1 p0
+        not ok 2 p1
+    not ok 2 b
+    ok 3 c # SKIP no device
+not ok 1 s
+SMBD-VM-EXIT 0
+'''
+
+
+class Judge(unittest.TestCase):
+    def test_counts_leaves(self):
+        rc, out, counts = judge(SUITE, OK_CONSOLE)
+        self.assertEqual(rc, 1)
+        self.assertEqual(counts, (2, 1, 1))
+        self.assertIn('FAILED: p1', out)
+
+    def test_clean_run(self):
+        rc, _, counts = judge('ok 1 x\nok 2 y\nSMBD-VM-EXIT 0\n', OK_CONSOLE)
+        self.assertEqual((rc, counts), (0, (2, 0, 0)))
+
+    def test_failed_parent_without_failed_leaf(self):
+        rc, out, counts = judge('    ok 1 a\nnot ok 1 s\nSMBD-VM-EXIT 0\n',
+                                OK_CONSOLE)
+        self.assertEqual((rc, counts), (1, (1, 1, 0)))
+        self.assertIn('s (no failing subtest)', out)
+
+    def test_unfinished_run(self):
+        rc, out, _ = judge('ok 1 x\n', OK_CONSOLE)
+        self.assertEqual(rc, 1)
+        self.assertIn('did not finish', out)
+
+    def test_flaky_names_first_attempt_failures(self):
+        log = ('# FLAKY: m failed once; its first attempt, then the second:\n'
+               '# |     ok 1 a\n'
+               '# |     not ok 2 b\n'
+               '# | not ok 1 m\n'
+               '    ok 1 a\n    ok 2 b\nok 1 m\nSMBD-VM-EXIT 0\n')
+        rc, out, counts = judge(log, OK_CONSOLE)
+        self.assertEqual((rc, counts), (0, (2, 0, 0)))
+        self.assertIn('first attempt failed: b\n', out)
+        self.assertNotIn('FAILED', out)
+
+    def test_console_report_fails_and_is_shown_whole(self):
+        con = (OK_CONSOLE +
+               '[ 1.0] WARNING: possible irq lock inversion dependency detected\n'
+               '[ 1.1] (&cm_id_priv->lock){..-.}-{2:2}, at: ib_cm_notify\n'
+               '[ 1.2] Call Trace:\n')
+        rc, out, counts = judge('ok 1 x\nSMBD-VM-EXIT 0\n', con)
+        self.assertEqual((rc, counts), (1, (1, 1, 0)))
+        self.assertIn('first report in full', out)
+        self.assertIn('cm_id_priv->lock', out)
+
+    def test_boot_only_report(self):
+        con = '[ 0.1] WARNING: at boot\n' + OK_CONSOLE
+        rc, out, _ = judge('ok 1 x\nSMBD-VM-EXIT 0\n', con)
+        self.assertEqual(rc, 3)
+        self.assertIn('during boot', out)
+
+    def test_expect_fail(self):
+        rc, out, _ = judge('not ok 1 inject_case\nSMBD-VM-EXIT 0\n', OK_CONSOLE,
+                           '--expect-fail', 'inject')
+        self.assertEqual(rc, 0)
+        self.assertIn('failed as intended', out)
+        rc, _, _ = judge('ok 1 x\nSMBD-VM-EXIT 0\n', OK_CONSOLE,
+                         '--expect-fail', 'inject')
+        self.assertEqual(rc, 1)
+
+    def test_scan_console_patterns(self):
+        with tempfile.NamedTemporaryFile('w', suffix='.log') as f:
+            f.write(OK_CONSOLE + 'BUG: KASAN: slab-use-after-free\nall fine\n')
+            f.flush()
+            self.assertEqual(len(ktap.scan_console(f.name)), 1)
+
+
+if __name__ == '__main__':
+    unittest.main()
