@@ -18,6 +18,10 @@
  * a connection destroyed with registrations outstanding releases them
  * (kmemleak, run by the VM runner afterwards, checks the rest).
  *
+ * After RDMA-writing, the peer sends a reply that the owner receives
+ * before it looks at or deregisters its buffer, as an SMB2 server answers
+ * after writing: on iWARP a Write completes when sent, not when placed.
+ *
  * Concurrency: only the test thread and, in the exhaustion case, one
  * kthread that blocks in smbd_register() use the API; the results are
  * handed over with a completion.
@@ -208,6 +212,30 @@ static int rl_peer_io(struct smbd_conn *peer, struct smbd_reg *reg, u64 off,
 }
 
 /*
+ * The peer's reply after its RDMA Writes, as an SMB2 READ response follows
+ * the data it wrote. A Send is ordered after the Writes before it on the
+ * connection, so once the owner has received the reply the data is in its
+ * buffer. On iWARP a Write completes when it has been sent, not when it
+ * has been placed: without the reply the owner could look at, or
+ * invalidate, its buffer before the data arrived.
+ */
+static void rl_peer_reply(struct kunit *test, struct smbd_conn *peer,
+			  struct smbd_conn *owner)
+{
+	char data[] = "written";
+	struct kvec kv = { .iov_base = data, .iov_len = sizeof(data) };
+	struct smbd_msg *msg;
+	struct iov_iter it;
+
+	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, sizeof(data));
+	KUNIT_ASSERT_EQ(test, smbd_send(peer, &it, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, smbd_recv_msg(owner, msecs_to_jiffies(timeout_ms),
+					    &msg), 0);
+	KUNIT_EXPECT_EQ(test, smbd_msg_len(msg), (u32)sizeof(data));
+	smbd_msg_free(msg);
+}
+
+/*
  * Register @len bytes, let the peer write all of it and read it back, each
  * time checking every byte on the other side.
  */
@@ -227,6 +255,7 @@ static void rl_roundtrip(struct kunit *test, struct tl_pair *p, u32 len,
 	rl_fill(tmp, len, seed);
 	rc = rl_peer_io(p->srvc, reg, 0, tmp, len, true);
 	KUNIT_EXPECT_EQ_MSG(test, rc, 0, "RDMA write of %u bytes", len);
+	rl_peer_reply(test, p->srvc, p->cli);
 	KUNIT_EXPECT_EQ(test, smbd_deregister(reg), 0);
 	memset(tmp, 0, len);
 	rl_buf_copy(test, b, 0, tmp, len, false);
@@ -393,6 +422,7 @@ static void smbd_rdma_write_sources(struct kunit *test)
 		rc = smbd_rdma_write(p.srvc, &it, descs, n, 0);
 		KUNIT_EXPECT_EQ_MSG(test, rc, 0, "write from %s", what[kind]);
 		KUNIT_EXPECT_EQ(test, iov_iter_count(&it), (size_t)0);
+		rl_peer_reply(test, p.srvc, p.cli);
 		KUNIT_EXPECT_EQ(test, smbd_deregister(reg), 0);
 		memset(tmp, 0, len);
 		rl_buf_copy(test, b, 0, tmp, len, false);
@@ -435,6 +465,7 @@ static void smbd_rdma_random_offsets(struct kunit *test)
 		rl_fill(src, n, i);
 		rc = rl_peer_io(p.srvc, wreg, off, src, n, true);
 		KUNIT_ASSERT_EQ_MSG(test, rc, 0, "write %u at %u", n, off);
+		rl_peer_reply(test, p.srvc, p.cli);
 		rl_buf_copy(test, b, off, chk, n, false);
 		rl_check(test, chk, n, i, "random write");
 		memset(chk, 0, n);
@@ -575,6 +606,7 @@ static void smbd_rdma_stale_descriptor(struct kunit *test)
 	rl_fill(buf, 8192, 4);
 	reg = rl_register(test, q.cli, b, SMBD_REG_REMOTE_WRITE);
 	KUNIT_EXPECT_EQ(test, rl_peer_io(q.srvc, reg, 0, buf, 8192, true), 0);
+	rl_peer_reply(test, q.srvc, q.cli);
 	KUNIT_EXPECT_EQ(test, smbd_deregister(reg), 0);
 	rl_buf_copy(test, b, 0, buf, 8192, false);
 	rl_check(test, buf, 8192, 4, "other connection");
