@@ -68,7 +68,8 @@ main() {
 
 	declare -A pid=() vmrc=()
 	for k in "${kernels[@]}"; do
-		rm -f "$SMBD_OUT/$k-check/counts"
+		rm -f "$SMBD_OUT/$k-check/counts" "$SMBD_OUT/$k-check/summary"
+		rm -rf "$SMBD_OUT/$k-check-boot1"
 		mkdir -p "$SMBD_OUT"
 		"$SMBD_TOP/scripts/vm.sh" --kernel "$k" >"$SMBD_OUT/$k-check.log" 2>&1 &
 		pid[$k]=$!
@@ -112,6 +113,14 @@ main() {
 		add_counts "$SMBD_OUT/$k-check/counts"
 	done
 
+	# The last lines of a CI log may be all its reader sees: repeat, briefly,
+	# why a run failed and what passed only on retry.
+	for k in "${kernels[@]}"; do
+		[ ! -f "$SMBD_OUT/$k-check-boot1/summary" ] ||
+			sed 's/^\[\([^]]*\)\]/[\1, first boot]/' "$SMBD_OUT/$k-check-boot1/summary"
+		[ ! -f "$SMBD_OUT/$k-check/summary" ] || cat "$SMBD_OUT/$k-check/summary"
+		[ -f "$SMBD_OUT/$k-check/counts" ] || echo "[$k-check] no result: see $SMBD_OUT/$k-check.log"
+	done
 	say "make check took $(( $(date +%s) - t0 )) s"
 	if [ "$skipped" -gt 0 ]; then
 		echo "$passed passed, $failed failed, $skipped skipped"

@@ -173,6 +173,49 @@ def report_context(path, first, n):
     return out
 
 
+def last_words(diag):
+    """The most telling diagnostic line of a failed case."""
+    for d in reversed(diag):
+        t = d.lstrip('#').strip()
+        if t and not t.startswith(('took ', 'Subtest:')) and 'EXPECTATION FAILED' not in t:
+            return t
+    return ''
+
+
+def summary(failures, flaky, bad, boot_only, saw_exit, console):
+    """At most a dozen lines: why the run failed, and what passed only on retry."""
+    out = []
+    for what, cases in flaky:
+        out.append('flaky: %s%s' % (what.split(';')[0],
+                                    ' (first attempt failed: %s)' % ', '.join(cases)
+                                    if cases else ''))
+    for name, diag in failures[:5]:
+        w = last_words(diag)
+        out.append('failed: %s%s' % (name, ': ' + w[:160] if w else ''))
+    if len(failures) > 5:
+        out.append('failed: ... and %d more cases' % (len(failures) - 5))
+    if saw_exit is None:
+        tail = console_tail(console, 1)
+        out.append('did not finish; console ended with: %s' % (tail[0][:160] if tail else '(nothing)'))
+    if bad:
+        out.append('console report%s (%d lines):' %
+                   (' during boot only' if boot_only else '', len(bad)))
+        seen = []
+        for b in bad:
+            k = re.sub(r'^\[[ 0-9.]*\] ', '', b)
+            if k not in seen:
+                seen.append(k)
+                out.append('    ' + b[:200])
+            if len(seen) >= 4:
+                break
+        # The first frame of ours in the first report, if there is one.
+        ours = [t for t in report_context(console, bad[0], 150)
+                if re.search(r'\[(smbdirect|sqos|smbd_\w+|sqos_\w+)\]', t)]
+        if ours:
+            out.append('    first frame of ours: ' + ours[0].strip()[:160])
+    return out[:12]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--results', help="the VM's KTAP output")
@@ -181,6 +224,8 @@ def main():
     ap.add_argument('--console', required=True, help='the kernel console log')
     ap.add_argument('--label', default='vm', help='name of this run in messages')
     ap.add_argument('--counts', help='write "passed failed skipped" here')
+    ap.add_argument('--summary', help='write the few lines that say why the run '
+                                      'failed (or what was flaky) here')
     ap.add_argument('--expect-fail', metavar='REGEX',
                     help='self-test: succeed only if the run is judged failed '
                          'and REGEX matches a failed test or a console report')
@@ -244,7 +289,14 @@ def main():
         print('[%s] %s' % (a.label, p))
     if problems:
         failed += 1
+    # A CI log may be cut to its last lines: say once more, briefly, why.
+    short = summary(failures, flaky, bad, boot_only, saw_exit, a.console)
+    for t in short:
+        print('[%s] %s' % (a.label, t))
     print('[%s] %d passed, %d failed, %d skipped' % (a.label, passed, failed, skipped))
+    if a.summary:
+        with open(a.summary, 'w') as f:
+            f.writelines('[%s] %s\n' % (a.label, t) for t in short)
     if a.counts:
         with open(a.counts, 'w') as f:
             f.write('%d %d %d\n' % (passed, failed, skipped))

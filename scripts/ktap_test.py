@@ -98,6 +98,24 @@ class Judge(unittest.TestCase):
         self.assertIn('first report in full', out)
         self.assertIn('cm_id_priv->lock', out)
 
+    def test_summary_is_last(self):
+        log = ('    # a: EXPECTATION FAILED at x.c:1\n'
+               '    Expected bad == 0, but\n'
+               '    # random write: 12 of 12 bytes differ\n'
+               '    not ok 1 a\nnot ok 1 m\nSMBD-VM-EXIT 0\n')
+        con = OK_CONSOLE + '[ 2.0] BUG: KASAN: use-after-free in f\n' + 'x\n' * 200
+        with tempfile.TemporaryDirectory() as d:
+            s = os.path.join(d, 'summary')
+            rc, out, _ = judge(log, con, '--summary', s)
+            with open(s) as f:
+                short = f.read()
+        self.assertEqual(rc, 1)
+        tail = '\n'.join(out.splitlines()[-5:])
+        self.assertIn('failed: a: random write: 12 of 12 bytes differ', tail)
+        self.assertIn('BUG: KASAN: use-after-free in f', tail)
+        self.assertIn('failed: a', short)
+        self.assertIn('KASAN', short)
+
     def test_boot_only_report(self):
         con = '[ 0.1] WARNING: at boot\n' + OK_CONSOLE
         rc, out, _ = judge('ok 1 x\nSMBD-VM-EXIT 0\n', con)

@@ -132,7 +132,8 @@ main() {
 	case "$mode" in
 	check)
 		args=(--results "$outdir/results.log" --console "$outdir/console.log"
-		      --label "$label" --counts "$outdir/counts")
+		      --label "$label" --counts "$outdir/counts"
+		      --summary "$outdir/summary")
 		[ -z "$inject" ] || args+=(--expect-fail inject)
 		python3 "$SMBD_TOP/scripts/ktap.py" "${args[@]}"
 		;;
