@@ -106,6 +106,21 @@ siw_remove_and_readd() {
 	wait_for 10 devices_lists "$SIW_DEV"
 }
 
+# kmemleak_sites: one line per kmemleak report, "comm: frame < frame < frame",
+# skipping the allocator's own frames.
+kmemleak_sites() {
+	awk '
+	function flush() { if (comm != "") print comm ":" site; comm = ""; site = ""; n = 0 }
+	/^unreferenced object/ { flush(); next }
+	/^  comm "/ { split($0, q, "\""); comm = q[2]; gsub(/[0-9]+/, "N", comm); next }
+	/^    \[</ {
+		f = $2; sub(/\+.*/, "", f)
+		if (f ~ /^(__)?(kmalloc|kmem_cache|kvmalloc|kzalloc|kcalloc|krealloc|alloc_|__alloc|slab|kmemleak|__do_kmalloc|kstrdup|kmemdup|__kmem)/) next
+		if (n < 3) { site = site (n ? " < " : " ") f; n++ }
+	}
+	END { flush() }'
+}
+
 kmemleak_ours() { # fails when kmemleak blames one of our modules
 	_km=/sys/kernel/debug/kmemleak
 	sleep 6
@@ -114,6 +129,9 @@ kmemleak_ours() { # fails when kmemleak blames one of our modules
 	_rep=$(cat $_km)
 	[ -z "$_rep" ] && return 0
 	echo "$_rep" | awk '/^unreferenced object/{n++} END{print n+0 " leak reports in all"}'
+	# Not ours, but say whose: the commonest allocation sites, by task
+	# and the first frames past the allocator.
+	echo "$_rep" | kmemleak_sites | sort | uniq -c | sort -rn | head -n 8
 	if echo "$_rep" | grep -Eq '\[(smbdirect|sqos|[a-z_]+_kunit)\]'; then
 		echo "$_rep" | head -n 60
 		return 1
