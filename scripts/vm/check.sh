@@ -128,10 +128,11 @@ kmemleak_ours() { # fails when kmemleak blames one of our modules
 	echo scan >$_km
 	_rep=$(cat $_km)
 	[ -z "$_rep" ] && return 0
-	echo "$_rep" | awk '/^unreferenced object/{n++} END{print n+0 " leak reports in all"}'
-	# Not ours, but say whose: the commonest allocation sites, by task
+	# Say whose the reports are: the commonest allocation sites, by task
 	# and the first frames past the allocator.
-	echo "$_rep" | kmemleak_sites | sort | uniq -c | sort -rn | head -n 8
+	_sites=$(echo "$_rep" | kmemleak_sites)
+	echo "$(echo "$_sites" | wc -l) leak reports in all"
+	echo "$_sites" | sort | uniq -c | sort -rn | head -n 8
 	if echo "$_rep" | grep -Eq '\[(smbdirect|sqos|[a-z_]+_kunit)\]'; then
 		echo "$_rep" | head -n 60
 		return 1
