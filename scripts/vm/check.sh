@@ -107,11 +107,16 @@ siw_remove_and_readd() {
 }
 
 # kmemleak_sites: one line per kmemleak report, "comm: frame < frame < frame",
-# skipping the allocator's own frames.
+# skipping the allocator's own frames. kmemleak records an empty backtrace
+# when the stack depot cannot store one (GFP_NOWAIT); such a report gives
+# "comm: no backtrace, size N".
 kmemleak_sites() {
 	awk '
-	function flush() { if (comm != "") print comm ":" site; comm = ""; site = ""; n = 0 }
-	/^unreferenced object/ { flush(); next }
+	function flush() {
+		if (comm != "") print comm ":" (site != "" ? site : " no backtrace, size " size)
+		comm = ""; site = ""; n = 0
+	}
+	/^unreferenced object/ { flush(); size = $NF; gsub(/[^0-9]/, "", size); next }
 	/^  comm "/ { split($0, q, "\""); comm = q[2]; gsub(/[0-9]+/, "N", comm); next }
 	/^    \[</ {
 		f = $2; sub(/\+.*/, "", f)
@@ -133,6 +138,8 @@ kmemleak_ours() { # fails when kmemleak blames one of our modules
 	_sites=$(echo "$_rep" | kmemleak_sites)
 	echo "$(echo "$_sites" | wc -l) leak reports in all"
 	echo "$_sites" | sort | uniq -c | sort -rn | head -n 8
+	echo "the first report whole:"
+	echo "$_rep" | awk '/^unreferenced object/ && n++ { exit } { print }'
 	if echo "$_rep" | grep -Eq '\[(smbdirect|sqos|[a-z_]+_kunit)\]'; then
 		echo "$_rep" | head -n 60
 		return 1
