@@ -71,10 +71,10 @@ KUNIT_ARRAY_PARAM(tl_dev, tl_devs, tl_dev_desc);
 /* What a listener and the connections' callbacks saw. */
 struct tl_server {
 	struct kunit *test;
-	struct smbd_listener *lis;
+	struct smbdx_listener *lis;
 	spinlock_t lock;		/* protects the fields below */
 	wait_queue_head_t wq;
-	struct smbd_conn *conns[TL_MAX_CONNS];
+	struct smbdx_conn *conns[TL_MAX_CONNS];
 	int nconns;
 	int refuse;			/* accept returns this */
 };
@@ -91,12 +91,12 @@ struct tl_sink {
 
 struct tl_msg {
 	struct list_head list;
-	struct smbd_msg *msg;
+	struct smbdx_msg *msg;
 };
 
-static __maybe_unused int tl_accept(struct smbd_listener *lis, struct smbd_conn *conn)
+static __maybe_unused int tl_accept(struct smbdx_listener *lis, struct smbdx_conn *conn)
 {
-	struct tl_server *srv = smbd_listener_context(lis);
+	struct tl_server *srv = smbdx_listener_context(lis);
 	int rc;
 
 	spin_lock_bh(&srv->lock);
@@ -110,17 +110,17 @@ static __maybe_unused int tl_accept(struct smbd_listener *lis, struct smbd_conn 
 	return rc;
 }
 
-static __maybe_unused const struct smbd_listener_ops tl_pull_ops = {
+static __maybe_unused const struct smbdx_listener_ops tl_pull_ops = {
 	.accept = tl_accept,
 };
 
-static __maybe_unused void tl_sink_recv(struct smbd_conn *conn, struct smbd_msg *msg)
+static __maybe_unused void tl_sink_recv(struct smbdx_conn *conn, struct smbdx_msg *msg)
 {
-	struct tl_sink *sink = smbd_conn_context(conn);
+	struct tl_sink *sink = smbdx_conn_context(conn);
 	struct tl_msg *m = kmalloc(sizeof(*m), GFP_KERNEL);
 
 	if (!m) {
-		smbd_msg_free(msg);
+		smbdx_msg_free(msg);
 		return;
 	}
 	m->msg = msg;
@@ -131,9 +131,9 @@ static __maybe_unused void tl_sink_recv(struct smbd_conn *conn, struct smbd_msg 
 	wake_up_all(&sink->wq);
 }
 
-static __maybe_unused void tl_sink_disconnected(struct smbd_conn *conn, int error)
+static __maybe_unused void tl_sink_disconnected(struct smbdx_conn *conn, int error)
 {
-	struct tl_sink *sink = smbd_conn_context(conn);
+	struct tl_sink *sink = smbdx_conn_context(conn);
 
 	spin_lock_bh(&sink->lock);
 	sink->lost = error;
@@ -142,7 +142,7 @@ static __maybe_unused void tl_sink_disconnected(struct smbd_conn *conn, int erro
 	wake_up_all(&sink->wq);
 }
 
-static __maybe_unused const struct smbd_conn_ops tl_sink_ops = {
+static __maybe_unused const struct smbdx_conn_ops tl_sink_ops = {
 	.recv = tl_sink_recv,
 	.disconnected = tl_sink_disconnected,
 };
@@ -154,7 +154,7 @@ static __maybe_unused void tl_sink_release(void *data)
 
 	list_for_each_entry_safe(m, tmp, &sink->msgs, list) {
 		list_del(&m->list);
-		smbd_msg_free(m->msg);
+		smbdx_msg_free(m->msg);
 		kfree(m);
 	}
 }
@@ -179,12 +179,12 @@ static __maybe_unused void tl_put_device(void *dev)
 
 static __maybe_unused void tl_listener_destroy(void *lis)
 {
-	smbd_listener_destroy(lis);
+	smbdx_listener_destroy(lis);
 }
 
 static __maybe_unused void tl_conn_destroy(void *conn)
 {
-	smbd_destroy(conn);
+	smbdx_destroy(conn);
 }
 
 static __maybe_unused void tl_kvfree(void *p)
@@ -219,18 +219,18 @@ static __maybe_unused void tl_addr(struct kunit *test, const struct tl_dev *d,
 }
 
 static __maybe_unused struct tl_server *tl_listen(struct kunit *test, struct sockaddr_in *sin,
-						  const struct smbd_conn_config *cfg,
-						  const struct smbd_listener_ops *ops)
+						  const struct smbdx_conn_config *cfg,
+						  const struct smbdx_listener_ops *ops)
 {
 	struct tl_server *srv = kunit_kzalloc(test, sizeof(*srv), GFP_KERNEL);
-	struct smbd_listener *lis;
+	struct smbdx_listener *lis;
 
 	KUNIT_ASSERT_NOT_NULL(test, srv);
 	srv->test = test;
 	spin_lock_init(&srv->lock);
 	init_waitqueue_head(&srv->wq);
-	lis = smbd_listen(&init_net, (struct sockaddr *)sin, cfg, ops, srv);
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(lis), "smbd_listen %pISpc: %ld",
+	lis = smbdx_listen(&init_net, (struct sockaddr *)sin, cfg, ops, srv);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(lis), "smbdx_listen %pISpc: %ld",
 			       sin, PTR_ERR(lis));
 	srv->lis = lis;
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tl_listener_destroy,
@@ -238,15 +238,15 @@ static __maybe_unused struct tl_server *tl_listen(struct kunit *test, struct soc
 	return srv;
 }
 
-static __maybe_unused struct smbd_conn *tl_connect(struct kunit *test, struct sockaddr_in *sin,
-						   const struct smbd_conn_config *cfg,
-						   const struct smbd_conn_ops *ops, void *ctx)
+static __maybe_unused struct smbdx_conn *tl_connect(struct kunit *test, struct sockaddr_in *sin,
+						   const struct smbdx_conn_config *cfg,
+						   const struct smbdx_conn_ops *ops, void *ctx)
 {
-	struct smbd_conn *conn;
+	struct smbdx_conn *conn;
 
-	conn = smbd_connect(&init_net, (struct sockaddr *)sin, NULL, cfg, ops,
+	conn = smbdx_connect(&init_net, (struct sockaddr *)sin, NULL, cfg, ops,
 			    ctx);
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(conn), "smbd_connect %pISpc: %ld",
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(conn), "smbdx_connect %pISpc: %ld",
 			       sin, PTR_ERR(conn));
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tl_conn_destroy,
 							conn), 0);
@@ -264,10 +264,10 @@ static __maybe_unused int tl_nconns(struct tl_server *srv)
 }
 
 /* Wait for the @idx-th accepted connection; the test then owns it. */
-static __maybe_unused struct smbd_conn *tl_accepted(struct kunit *test, struct tl_server *srv,
+static __maybe_unused struct smbdx_conn *tl_accepted(struct kunit *test, struct tl_server *srv,
 						    int idx)
 {
-	struct smbd_conn *conn;
+	struct smbdx_conn *conn;
 	long left;
 
 	left = wait_event_timeout(srv->wq, tl_nconns(srv) > idx,
@@ -285,21 +285,21 @@ static __maybe_unused struct smbd_conn *tl_accepted(struct kunit *test, struct t
 /* A connected pair on @d's default port, server side in pull mode. */
 struct tl_pair {
 	struct tl_server *srv;
-	struct smbd_conn *cli;
-	struct smbd_conn *srvc;
+	struct smbdx_conn *cli;
+	struct smbdx_conn *srvc;
 	struct sockaddr_in sin;
 };
 
 static __maybe_unused void tl_pair_up(struct kunit *test, struct tl_pair *p,
-				      const struct smbd_conn_config *ccfg,
-				      const struct smbd_conn_config *scfg)
+				      const struct smbdx_conn_config *ccfg,
+				      const struct smbdx_conn_config *scfg)
 {
 	const struct tl_dev *d = test->param_value;
 
 	tl_addr(test, d, &p->sin);
 	p->srv = tl_listen(test, &p->sin, scfg, &tl_pull_ops);
-	KUNIT_ASSERT_EQ(test, smbd_listener_port(p->srv->lis),
-			d->iwarp ? SMBD_PORT_IWARP : SMBD_PORT_IB);
+	KUNIT_ASSERT_EQ(test, smbdx_listener_port(p->srv->lis),
+			d->iwarp ? SMBDX_PORT_IWARP : SMBDX_PORT_IB);
 	p->cli = tl_connect(test, &p->sin, ccfg, NULL, NULL);
 	p->srvc = tl_accepted(test, p->srv, 0);
 }

@@ -18,6 +18,7 @@
  */
 
 #include <kunit/test.h>
+#include <smbdirect/ns.h>
 #include <linux/inet.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -390,3 +391,4 @@ kunit_test_suite(cm_live_suite);
 
 MODULE_DESCRIPTION("Live RDMA CM test on rxe and siw for smbdirect");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(SMBDX_NS);

@@ -19,6 +19,7 @@
  */
 
 #include <kunit/test.h>
+#include <smbdirect/ns.h>
 #include <linux/module.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
@@ -27,13 +28,13 @@
 #include "credits.h"
 #include "frag.h"
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS(SMBDX_NS_NAME(EXPORTED_FOR_KUNIT_TESTING));
 
-static void params(struct smbd_proto_params *p, u16 send_credits, u16 max,
+static void params(struct smbdx_proto_params *p, u16 send_credits, u16 max,
 		   u16 target)
 {
 	memset(p, 0, sizeof(*p));
-	p->protocol = SMBD_VERSION_1_0;
+	p->protocol = SMBDX_VERSION_1_0;
 	p->send_credits = send_credits;
 	p->send_credit_target = 255;
 	p->recv_credit_max = max;
@@ -45,21 +46,21 @@ static void params(struct smbd_proto_params *p, u16 send_credits, u16 max,
 }
 
 /* A connection with @sc send credits, @posted receives, @granted granted. */
-static void state(struct smbd_credits *c, u32 sc, u32 posted, u32 granted,
+static void state(struct smbdx_credits *c, u32 sc, u32 posted, u32 granted,
 		  u16 max, u16 target)
 {
-	struct smbd_proto_params p;
+	struct smbdx_proto_params p;
 
 	params(&p, 0, max, target);
-	smbd_credits_init(c, &p);
+	smbdx_credits_init(c, &p);
 	c->send_credits = sc;
 	c->recv_posted = posted;
 	c->recv_granted = granted;
 }
 
-static struct smbd_data_info rx(u16 requested, u16 granted, u16 flags)
+static struct smbdx_data_info rx(u16 requested, u16 granted, u16 flags)
 {
-	struct smbd_data_info di = {
+	struct smbdx_data_info di = {
 		.credits_requested = requested,
 		.credits_granted = granted,
 		.flags = flags,
@@ -71,12 +72,12 @@ static struct smbd_data_info rx(u16 requested, u16 granted, u16 flags)
 
 static void credits_init(struct kunit *test)
 {
-	struct smbd_proto_params p;
-	struct smbd_credits c;
+	struct smbdx_proto_params p;
+	struct smbdx_credits c;
 
 	params(&p, 7, 255, 10);
 	memset(&c, 0xff, sizeof(c));
-	smbd_credits_init(&c, &p);
+	smbdx_credits_init(&c, &p);
 	KUNIT_EXPECT_EQ(test, c.send_credits, 7);
 	KUNIT_EXPECT_EQ(test, c.send_credit_target, 255);
 	KUNIT_EXPECT_EQ(test, c.recv_credit_max, 255);
@@ -85,14 +86,14 @@ static void credits_init(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c.recv_granted, 0);
 	KUNIT_EXPECT_EQ(test, c.send_queued, 0);
 	KUNIT_EXPECT_FALSE(test, c.send_immediate);
-	KUNIT_EXPECT_EQ(test, c.keepalive, SMBD_KEEPALIVE_NONE);
-	KUNIT_EXPECT_TRUE(test, smbd_credits_check(&c));
+	KUNIT_EXPECT_EQ(test, c.keepalive, SMBDX_KEEPALIVE_NONE);
+	KUNIT_EXPECT_TRUE(test, smbdx_credits_check(&c));
 
 	/* Zero limits are raised to 1 rather than wedging the engine. */
 	p.recv_credit_max = 0;
 	p.recv_credit_target = 0;
 	p.send_credit_target = 0;
-	smbd_credits_init(&c, &p);
+	smbdx_credits_init(&c, &p);
 	KUNIT_EXPECT_EQ(test, c.recv_credit_max, 1);
 	KUNIT_EXPECT_EQ(test, c.recv_credit_target, 1);
 	KUNIT_EXPECT_EQ(test, c.send_credit_target, 1);
@@ -124,42 +125,42 @@ KUNIT_ARRAY_PARAM_DESC(refill, refill_cases, name);
 static void credits_refill(struct kunit *test)
 {
 	const struct refill_case *c = test->param_value;
-	struct smbd_credits cr;
+	struct smbdx_credits cr;
 
 	state(&cr, 1, c->posted, c->granted, c->max, c->target);
-	KUNIT_EXPECT_EQ(test, smbd_credits_recv_to_post(&cr), c->want);
-	smbd_credits_recv_posted(&cr, smbd_credits_recv_to_post(&cr));
-	KUNIT_EXPECT_EQ(test, smbd_credits_recv_to_post(&cr), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_credits_recv_to_post(&cr), c->want);
+	smbdx_credits_recv_posted(&cr, smbdx_credits_recv_to_post(&cr));
+	KUNIT_EXPECT_EQ(test, smbdx_credits_recv_to_post(&cr), 0);
 	KUNIT_EXPECT_LE(test, cr.recv_posted, (u32)c->max);
-	KUNIT_EXPECT_TRUE(test, smbd_credits_check(&cr));
+	KUNIT_EXPECT_TRUE(test, smbdx_credits_check(&cr));
 }
 
 static void credits_grant_initial(struct kunit *test)
 {
-	struct smbd_proto_params p;
-	struct smbd_credits c;
+	struct smbdx_proto_params p;
+	struct smbdx_credits c;
 
 	/* Passive side, peer asked for 10: post 11, grant 10, keep 1. */
 	params(&p, 0, 255, 10);
-	smbd_credits_init(&c, &p);
-	KUNIT_EXPECT_EQ(test, smbd_credits_grant_initial(&c), 0);
-	smbd_credits_recv_posted(&c, smbd_credits_recv_to_post(&c));
+	smbdx_credits_init(&c, &p);
+	KUNIT_EXPECT_EQ(test, smbdx_credits_grant_initial(&c), 0);
+	smbdx_credits_recv_posted(&c, smbdx_credits_recv_to_post(&c));
 	KUNIT_EXPECT_EQ(test, c.recv_posted, 11);
-	KUNIT_EXPECT_EQ(test, smbd_credits_grant_initial(&c), 10);
+	KUNIT_EXPECT_EQ(test, smbdx_credits_grant_initial(&c), 10);
 	KUNIT_EXPECT_EQ(test, c.recv_granted, 10);
-	KUNIT_EXPECT_EQ(test, smbd_credits_recv_ungranted(&c), 1);
+	KUNIT_EXPECT_EQ(test, smbdx_credits_recv_ungranted(&c), 1);
 
 	/* Peer asked for 255 and we have 255: grant 254, one in reserve. */
 	params(&p, 0, 255, 255);
-	smbd_credits_init(&c, &p);
-	smbd_credits_recv_posted(&c, smbd_credits_recv_to_post(&c));
-	KUNIT_EXPECT_EQ(test, smbd_credits_grant_initial(&c), 254);
+	smbdx_credits_init(&c, &p);
+	smbdx_credits_recv_posted(&c, smbdx_credits_recv_to_post(&c));
+	KUNIT_EXPECT_EQ(test, smbdx_credits_grant_initial(&c), 254);
 
 	/* Only one receive could be posted: it is granted (3.1.5.9). */
 	params(&p, 0, 255, 255);
-	smbd_credits_init(&c, &p);
-	smbd_credits_recv_posted(&c, 1);
-	KUNIT_EXPECT_EQ(test, smbd_credits_grant_initial(&c), 1);
+	smbdx_credits_init(&c, &p);
+	smbdx_credits_recv_posted(&c, 1);
+	KUNIT_EXPECT_EQ(test, smbdx_credits_grant_initial(&c), 1);
 }
 
 /* ---- the send decision ----------------------------------------------- */
@@ -170,65 +171,65 @@ struct send_case {
 	u16 max, target;
 	u32 queued;
 	bool immediate;
-	enum smbd_send_action act;
+	enum smbdx_send_action act;
 	u16 grant;
 };
 
 static const struct send_case send_cases[] = {
-	{ "nothing to send", 5, 10, 5, 255, 5, 0, false, SMBD_SEND_IDLE, 0 },
-	{ "no send credit", 0, 10, 5, 255, 5, 1, false, SMBD_SEND_BLOCKED, 0 },
-	{ "queued, peer full", 5, 10, 5, 255, 5, 1, false, SMBD_SEND_QUEUED,
+	{ "nothing to send", 5, 10, 5, 255, 5, 0, false, SMBDX_SEND_IDLE, 0 },
+	{ "no send credit", 0, 10, 5, 255, 5, 1, false, SMBDX_SEND_BLOCKED, 0 },
+	{ "queued, peer full", 5, 10, 5, 255, 5, 1, false, SMBDX_SEND_QUEUED,
 	  0 },
-	{ "queued, top up", 5, 10, 2, 255, 5, 1, false, SMBD_SEND_QUEUED, 3 },
+	{ "queued, top up", 5, 10, 2, 255, 5, 1, false, SMBDX_SEND_QUEUED, 3 },
 	{ "top up limited by posted", 5, 3, 1, 255, 5, 1, false,
-	  SMBD_SEND_QUEUED, 2 },
+	  SMBDX_SEND_QUEUED, 2 },
 	/* 3.1.5.1: the last credit only goes with a grant. */
 	{ "last credit, nothing to grant", 1, 5, 5, 255, 5, 1, false,
-	  SMBD_SEND_BLOCKED, 0 },
+	  SMBDX_SEND_BLOCKED, 0 },
 	{ "last credit, reserve granted", 1, 6, 5, 255, 5, 1, false,
-	  SMBD_SEND_QUEUED, 1 },
+	  SMBDX_SEND_QUEUED, 1 },
 	{ "last credit, top up to cap + 1", 1, 10, 2, 255, 5, 1, false,
-	  SMBD_SEND_QUEUED, 4 },
+	  SMBDX_SEND_QUEUED, 4 },
 	{ "two credits, nothing to grant", 2, 5, 5, 255, 5, 1, false,
-	  SMBD_SEND_QUEUED, 0 },
+	  SMBDX_SEND_QUEUED, 0 },
 	/* 3.1.5.9: a peer holding nothing must be given something. */
 	{ "peer holds none, none posted", 5, 0, 0, 255, 5, 1, false,
-	  SMBD_SEND_BLOCKED, 0 },
+	  SMBDX_SEND_BLOCKED, 0 },
 	{ "peer holds none, one posted", 5, 1, 0, 255, 5, 1, false,
-	  SMBD_SEND_QUEUED, 1 },
+	  SMBDX_SEND_QUEUED, 1 },
 	{ "immediate, empty queue", 5, 10, 5, 255, 5, 0, true,
-	  SMBD_SEND_EMPTY, 0 },
+	  SMBDX_SEND_EMPTY, 0 },
 	{ "immediate, last credit, nothing", 1, 5, 5, 255, 5, 0, true,
-	  SMBD_SEND_BLOCKED, 0 },
+	  SMBDX_SEND_BLOCKED, 0 },
 	{ "immediate with queue sends queue", 5, 10, 5, 255, 5, 2, true,
-	  SMBD_SEND_QUEUED, 0 },
+	  SMBDX_SEND_QUEUED, 0 },
 	/* credit-only messages: low-water mark = min(cap / 2, cap - 2) */
 	{ "credit msg: peer holds 0", 5, 10, 0, 255, 10, 0, false,
-	  SMBD_SEND_EMPTY, 10 },
+	  SMBDX_SEND_EMPTY, 10 },
 	{ "credit msg: peer at low water", 5, 10, 5, 255, 10, 0, false,
-	  SMBD_SEND_EMPTY, 5 },
+	  SMBDX_SEND_EMPTY, 5 },
 	{ "credit msg: peer above low water", 5, 10, 6, 255, 10, 0, false,
-	  SMBD_SEND_IDLE, 0 },
+	  SMBDX_SEND_IDLE, 0 },
 	{ "credit msg: cap 2, peer holds 1", 5, 3, 1, 255, 2, 0, false,
-	  SMBD_SEND_IDLE, 0 },
+	  SMBDX_SEND_IDLE, 0 },
 	{ "credit msg: cap 2, peer holds 0", 5, 3, 0, 255, 2, 0, false,
-	  SMBD_SEND_EMPTY, 2 },
+	  SMBDX_SEND_EMPTY, 2 },
 	{ "credit msg: cap 3, peer holds 1", 5, 4, 1, 255, 3, 0, false,
-	  SMBD_SEND_EMPTY, 2 },
+	  SMBDX_SEND_EMPTY, 2 },
 	{ "credit msg: cap 3, peer holds 2", 5, 4, 2, 255, 3, 0, false,
-	  SMBD_SEND_IDLE, 0 },
+	  SMBDX_SEND_IDLE, 0 },
 	{ "credit msg: cap 1, peer holds 0", 5, 2, 0, 2, 1, 0, false,
-	  SMBD_SEND_EMPTY, 1 },
+	  SMBDX_SEND_EMPTY, 1 },
 	{ "credit msg: cap 1, peer holds 1", 5, 2, 1, 2, 1, 0, false,
-	  SMBD_SEND_IDLE, 0 },
+	  SMBDX_SEND_IDLE, 0 },
 	{ "credit msg: 254 cap, 127 held", 5, 255, 127, 255, 255, 0, false,
-	  SMBD_SEND_EMPTY, 127 },
+	  SMBDX_SEND_EMPTY, 127 },
 	{ "credit msg: 254 cap, 128 held", 5, 255, 128, 255, 255, 0, false,
-	  SMBD_SEND_IDLE, 0 },
+	  SMBDX_SEND_IDLE, 0 },
 	{ "credit msg: nothing posted", 5, 0, 0, 255, 10, 0, false,
-	  SMBD_SEND_IDLE, 0 },
+	  SMBDX_SEND_IDLE, 0 },
 	{ "credit msg, no send credit", 0, 10, 0, 255, 10, 0, false,
-	  SMBD_SEND_BLOCKED, 0 },
+	  SMBDX_SEND_BLOCKED, 0 },
 };
 
 KUNIT_ARRAY_PARAM_DESC(send, send_cases, name);
@@ -236,21 +237,21 @@ KUNIT_ARRAY_PARAM_DESC(send, send_cases, name);
 static void credits_send_decision(struct kunit *test)
 {
 	const struct send_case *c = test->param_value;
-	struct smbd_credits cr, before;
-	struct smbd_data_info di;
-	enum smbd_send_action act;
+	struct smbdx_credits cr, before;
+	struct smbdx_data_info di;
+	enum smbdx_send_action act;
 
 	state(&cr, c->sc, c->posted, c->granted, c->max, c->target);
 	cr.send_queued = c->queued;
 	cr.send_immediate = c->immediate;
 	before = cr;
 
-	KUNIT_EXPECT_EQ(test, smbd_credits_peek_send(&cr), c->act);
+	KUNIT_EXPECT_EQ(test, smbdx_credits_peek_send(&cr), c->act);
 	memset(&di, 0xee, sizeof(di));
-	act = smbd_credits_next_send(&cr, &di);
+	act = smbdx_credits_next_send(&cr, &di);
 	KUNIT_ASSERT_EQ(test, act, c->act);
-	KUNIT_EXPECT_TRUE(test, smbd_credits_check(&cr));
-	if (act != SMBD_SEND_QUEUED && act != SMBD_SEND_EMPTY) {
+	KUNIT_EXPECT_TRUE(test, smbdx_credits_check(&cr));
+	if (act != SMBDX_SEND_QUEUED && act != SMBDX_SEND_EMPTY) {
 		/* nothing changed, nothing written */
 		KUNIT_EXPECT_EQ(test, cr.send_credits, before.send_credits);
 		KUNIT_EXPECT_EQ(test, cr.recv_granted, before.recv_granted);
@@ -267,7 +268,7 @@ static void credits_send_decision(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cr.send_credits, before.send_credits - 1);
 	KUNIT_EXPECT_EQ(test, cr.recv_granted, before.recv_granted + c->grant);
 	KUNIT_EXPECT_EQ(test, cr.send_queued,
-			before.send_queued - (act == SMBD_SEND_QUEUED));
+			before.send_queued - (act == SMBDX_SEND_QUEUED));
 	KUNIT_EXPECT_FALSE(test, cr.send_immediate);
 	/* The last credit never leaves without a grant. */
 	if (before.send_credits == 1)
@@ -284,40 +285,40 @@ static void credits_send_decision(struct kunit *test)
  */
 static void credits_grant_race(struct kunit *test)
 {
-	struct smbd_credits c;
-	struct smbd_data_info di = rx(10, 0, 0), out;
+	struct smbdx_credits c;
+	struct smbdx_data_info di = rx(10, 0, 0), out;
 
 	/* 10 posted, all granted; the peer sends one. */
 	state(&c, 5, 10, 10, 255, 10);
 	c.send_queued = 1;
 	/* Before the completion is processed: nothing to grant. */
-	KUNIT_EXPECT_EQ(test, smbd_credits_grant_now(&c), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_credits_grant_now(&c), 0);
 	/* Processed: the receive is gone from both counts. */
-	KUNIT_ASSERT_EQ(test, smbd_credits_on_recv(&c, &di), SMBD_OK);
+	KUNIT_ASSERT_EQ(test, smbdx_credits_on_recv(&c, &di), SMBDX_OK);
 	KUNIT_EXPECT_EQ(test, c.recv_posted, 9);
 	KUNIT_EXPECT_EQ(test, c.recv_granted, 9);
-	KUNIT_EXPECT_EQ(test, smbd_credits_grant_now(&c), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_credits_grant_now(&c), 0);
 	/* Reposted: now, and only now, one credit can be granted. */
-	KUNIT_EXPECT_EQ(test, smbd_credits_recv_to_post(&c), 2);
-	smbd_credits_recv_posted(&c, 1);
-	KUNIT_EXPECT_EQ(test, smbd_credits_grant_now(&c), 1);
-	KUNIT_ASSERT_EQ(test, smbd_credits_next_send(&c, &out),
-			SMBD_SEND_QUEUED);
+	KUNIT_EXPECT_EQ(test, smbdx_credits_recv_to_post(&c), 2);
+	smbdx_credits_recv_posted(&c, 1);
+	KUNIT_EXPECT_EQ(test, smbdx_credits_grant_now(&c), 1);
+	KUNIT_ASSERT_EQ(test, smbdx_credits_next_send(&c, &out),
+			SMBDX_SEND_QUEUED);
 	KUNIT_EXPECT_EQ(test, out.credits_granted, 1);
 	KUNIT_EXPECT_EQ(test, c.recv_granted, c.recv_posted);
-	KUNIT_EXPECT_EQ(test, smbd_credits_grant_now(&c), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_credits_grant_now(&c), 0);
 }
 
 /* ---- receive side ---------------------------------------------------- */
 
 static void credits_on_recv(struct kunit *test)
 {
-	struct smbd_credits c, before;
-	struct smbd_data_info di;
+	struct smbdx_credits c, before;
+	struct smbdx_data_info di;
 
 	state(&c, 3, 10, 4, 255, 10);
 	di = rx(42, 6, 0);
-	KUNIT_ASSERT_EQ(test, smbd_credits_on_recv(&c, &di), SMBD_OK);
+	KUNIT_ASSERT_EQ(test, smbdx_credits_on_recv(&c, &di), SMBDX_OK);
 	KUNIT_EXPECT_EQ(test, c.send_credits, 9);
 	KUNIT_EXPECT_EQ(test, c.recv_posted, 9);
 	KUNIT_EXPECT_EQ(test, c.recv_granted, 3);
@@ -327,68 +328,68 @@ static void credits_on_recv(struct kunit *test)
 	/* The peer sent with no credit in hand: a protocol violation. */
 	state(&c, 3, 10, 0, 255, 10);
 	before = c;
-	KUNIT_EXPECT_EQ(test, smbd_credits_on_recv(&c, &di),
-			SMBD_ERR_RECV_NO_CREDIT);
+	KUNIT_EXPECT_EQ(test, smbdx_credits_on_recv(&c, &di),
+			SMBDX_ERR_RECV_NO_CREDIT);
 	KUNIT_EXPECT_EQ(test, c.send_credits, before.send_credits);
 	KUNIT_EXPECT_EQ(test, c.recv_posted, before.recv_posted);
 	KUNIT_EXPECT_EQ(test, c.recv_credit_target, before.recv_credit_target);
 
 	/* 65535 outstanding send credits at most. */
 	state(&c, 65535 - 6, 10, 4, 255, 10);
-	KUNIT_EXPECT_EQ(test, smbd_credits_on_recv(&c, &di), SMBD_OK);
+	KUNIT_EXPECT_EQ(test, smbdx_credits_on_recv(&c, &di), SMBDX_OK);
 	KUNIT_EXPECT_EQ(test, c.send_credits, 65535);
 	state(&c, 65535 - 5, 10, 4, 255, 10);
 	before = c;
-	KUNIT_EXPECT_EQ(test, smbd_credits_on_recv(&c, &di),
-			SMBD_ERR_SEND_CREDIT_OVERFLOW);
+	KUNIT_EXPECT_EQ(test, smbdx_credits_on_recv(&c, &di),
+			SMBDX_ERR_SEND_CREDIT_OVERFLOW);
 	KUNIT_EXPECT_EQ(test, c.send_credits, before.send_credits);
 	KUNIT_EXPECT_EQ(test, c.recv_granted, before.recv_granted);
 	di = rx(1, 0xffff, 0);
 	state(&c, 0, 10, 4, 255, 10);
-	KUNIT_EXPECT_EQ(test, smbd_credits_on_recv(&c, &di), SMBD_OK);
-	KUNIT_EXPECT_EQ(test, smbd_credits_on_recv(&c, &di),
-			SMBD_ERR_SEND_CREDIT_OVERFLOW);
+	KUNIT_EXPECT_EQ(test, smbdx_credits_on_recv(&c, &di), SMBDX_OK);
+	KUNIT_EXPECT_EQ(test, smbdx_credits_on_recv(&c, &di),
+			SMBDX_ERR_SEND_CREDIT_OVERFLOW);
 
 	/* A (hostile) CreditsRequested of 0 never becomes a target of 0. */
 	state(&c, 0, 10, 4, 255, 10);
 	di = rx(0, 0, 0);
-	KUNIT_EXPECT_EQ(test, smbd_credits_on_recv(&c, &di), SMBD_OK);
+	KUNIT_EXPECT_EQ(test, smbdx_credits_on_recv(&c, &di), SMBDX_OK);
 	KUNIT_EXPECT_EQ(test, c.recv_credit_target, 1);
-	KUNIT_EXPECT_TRUE(test, smbd_credits_check(&c));
+	KUNIT_EXPECT_TRUE(test, smbdx_credits_check(&c));
 }
 
 /* Credits arriving unblock a queued message (3.1.5.8). */
 static void credits_unblock(struct kunit *test)
 {
-	struct smbd_credits c;
-	struct smbd_data_info di = rx(10, 2, 0), out;
+	struct smbdx_credits c;
+	struct smbdx_data_info di = rx(10, 2, 0), out;
 
 	state(&c, 0, 10, 5, 255, 10);
-	KUNIT_ASSERT_EQ(test, smbd_credits_queue(&c, 2), SMBD_OK);
-	KUNIT_EXPECT_EQ(test, smbd_credits_next_send(&c, &out),
-			SMBD_SEND_BLOCKED);
-	KUNIT_ASSERT_EQ(test, smbd_credits_on_recv(&c, &di), SMBD_OK);
-	smbd_credits_recv_posted(&c, smbd_credits_recv_to_post(&c));
-	KUNIT_EXPECT_EQ(test, smbd_credits_next_send(&c, &out),
-			SMBD_SEND_QUEUED);
+	KUNIT_ASSERT_EQ(test, smbdx_credits_queue(&c, 2), SMBDX_OK);
+	KUNIT_EXPECT_EQ(test, smbdx_credits_next_send(&c, &out),
+			SMBDX_SEND_BLOCKED);
+	KUNIT_ASSERT_EQ(test, smbdx_credits_on_recv(&c, &di), SMBDX_OK);
+	smbdx_credits_recv_posted(&c, smbdx_credits_recv_to_post(&c));
+	KUNIT_EXPECT_EQ(test, smbdx_credits_next_send(&c, &out),
+			SMBDX_SEND_QUEUED);
 	/* Second one uses the last credit: it must and can grant. */
-	KUNIT_EXPECT_EQ(test, smbd_credits_next_send(&c, &out),
-			SMBD_SEND_QUEUED);
+	KUNIT_EXPECT_EQ(test, smbdx_credits_next_send(&c, &out),
+			SMBDX_SEND_QUEUED);
 	KUNIT_EXPECT_GT(test, out.credits_granted, 0);
 	KUNIT_EXPECT_EQ(test, c.send_credits, 0);
-	KUNIT_EXPECT_EQ(test, smbd_credits_next_send(&c, &out),
-			SMBD_SEND_IDLE);
+	KUNIT_EXPECT_EQ(test, smbdx_credits_next_send(&c, &out),
+			SMBDX_SEND_IDLE);
 }
 
 static void credits_queue_overflow(struct kunit *test)
 {
-	struct smbd_credits c;
+	struct smbdx_credits c;
 
 	state(&c, 0, 0, 0, 255, 10);
-	KUNIT_EXPECT_EQ(test, smbd_credits_queue(&c, U32_MAX), SMBD_OK);
-	KUNIT_EXPECT_EQ(test, smbd_credits_queue(&c, 1), SMBD_ERR_INVALID);
+	KUNIT_EXPECT_EQ(test, smbdx_credits_queue(&c, U32_MAX), SMBDX_OK);
+	KUNIT_EXPECT_EQ(test, smbdx_credits_queue(&c, 1), SMBDX_ERR_INVALID);
 	KUNIT_EXPECT_EQ(test, c.send_queued, U32_MAX);
-	KUNIT_EXPECT_EQ(test, smbd_credits_queue(&c, 0), SMBD_OK);
+	KUNIT_EXPECT_EQ(test, smbdx_credits_queue(&c, 0), SMBDX_OK);
 }
 
 /*
@@ -398,35 +399,35 @@ static void credits_queue_overflow(struct kunit *test)
  */
 static void credits_no_interleave(struct kunit *test)
 {
-	struct smbd_credits c;
-	struct smbd_data_info di = rx(10, 0, SMBD_FLAG_RESPONSE_REQUESTED), out;
+	struct smbdx_credits c;
+	struct smbdx_data_info di = rx(10, 0, SMBDX_FLAG_RESPONSE_REQUESTED), out;
 	unsigned int n = 0;
 	bool flag_seen = false;
 
 	state(&c, 3, 10, 10, 255, 10);
-	KUNIT_ASSERT_EQ(test, smbd_credits_queue(&c, 5), SMBD_OK);
+	KUNIT_ASSERT_EQ(test, smbdx_credits_queue(&c, 5), SMBDX_OK);
 	/* The peer asks for a response, our idle timer fires, credits due. */
-	KUNIT_ASSERT_EQ(test, smbd_credits_on_recv(&c, &di), SMBD_OK);
-	KUNIT_ASSERT_TRUE(test, smbd_credits_on_idle_timeout(&c));
-	smbd_credits_recv_posted(&c, smbd_credits_recv_to_post(&c));
+	KUNIT_ASSERT_EQ(test, smbdx_credits_on_recv(&c, &di), SMBDX_OK);
+	KUNIT_ASSERT_TRUE(test, smbdx_credits_on_idle_timeout(&c));
+	smbdx_credits_recv_posted(&c, smbdx_credits_recv_to_post(&c));
 	for (;;) {
-		enum smbd_send_action a = smbd_credits_next_send(&c, &out);
+		enum smbdx_send_action a = smbdx_credits_next_send(&c, &out);
 
-		if (a == SMBD_SEND_BLOCKED) {
+		if (a == SMBDX_SEND_BLOCKED) {
 			/* the peer grants more; the fragments continue */
 			di = rx(10, 1, 0);
 			c.recv_granted++;
 			c.recv_posted++;
-			KUNIT_ASSERT_EQ(test, smbd_credits_on_recv(&c, &di),
-					SMBD_OK);
+			KUNIT_ASSERT_EQ(test, smbdx_credits_on_recv(&c, &di),
+					SMBDX_OK);
 			continue;
 		}
 		if (n < 5)
-			KUNIT_ASSERT_EQ(test, a, SMBD_SEND_QUEUED);
-		if (a != SMBD_SEND_QUEUED)
+			KUNIT_ASSERT_EQ(test, a, SMBDX_SEND_QUEUED);
+		if (a != SMBDX_SEND_QUEUED)
 			break;
 		n++;
-		if (out.flags & SMBD_FLAG_RESPONSE_REQUESTED)
+		if (out.flags & SMBDX_FLAG_RESPONSE_REQUESTED)
 			flag_seen = true;
 	}
 	KUNIT_EXPECT_EQ(test, n, 5);
@@ -437,31 +438,31 @@ static void credits_no_interleave(struct kunit *test)
 
 static void credits_keepalive(struct kunit *test)
 {
-	struct smbd_credits c;
-	struct smbd_data_info di = rx(10, 0, 0), out;
+	struct smbdx_credits c;
+	struct smbdx_data_info di = rx(10, 0, 0), out;
 
 	state(&c, 5, 10, 10, 255, 10);
 	/* Idle: request a response on an empty message (3.1.6.2). */
-	KUNIT_ASSERT_TRUE(test, smbd_credits_on_idle_timeout(&c));
-	KUNIT_EXPECT_EQ(test, c.keepalive, SMBD_KEEPALIVE_PENDING);
-	KUNIT_ASSERT_EQ(test, smbd_credits_next_send(&c, &out), SMBD_SEND_EMPTY);
-	KUNIT_EXPECT_EQ(test, out.flags, SMBD_FLAG_RESPONSE_REQUESTED);
-	KUNIT_EXPECT_EQ(test, c.keepalive, SMBD_KEEPALIVE_SENT);
+	KUNIT_ASSERT_TRUE(test, smbdx_credits_on_idle_timeout(&c));
+	KUNIT_EXPECT_EQ(test, c.keepalive, SMBDX_KEEPALIVE_PENDING);
+	KUNIT_ASSERT_EQ(test, smbdx_credits_next_send(&c, &out), SMBDX_SEND_EMPTY);
+	KUNIT_EXPECT_EQ(test, out.flags, SMBDX_FLAG_RESPONSE_REQUESTED);
+	KUNIT_EXPECT_EQ(test, c.keepalive, SMBDX_KEEPALIVE_SENT);
 	/* Only once. */
-	KUNIT_EXPECT_EQ(test, smbd_credits_next_send(&c, &out), SMBD_SEND_IDLE);
+	KUNIT_EXPECT_EQ(test, smbdx_credits_next_send(&c, &out), SMBDX_SEND_IDLE);
 	/* No answer before the timer fires again: give up. */
-	KUNIT_EXPECT_FALSE(test, smbd_credits_on_idle_timeout(&c));
+	KUNIT_EXPECT_FALSE(test, smbdx_credits_on_idle_timeout(&c));
 	/* Any message is an answer (3.1.5.5). */
-	KUNIT_ASSERT_EQ(test, smbd_credits_on_recv(&c, &di), SMBD_OK);
-	KUNIT_EXPECT_EQ(test, c.keepalive, SMBD_KEEPALIVE_NONE);
-	KUNIT_EXPECT_TRUE(test, smbd_credits_on_idle_timeout(&c));
+	KUNIT_ASSERT_EQ(test, smbdx_credits_on_recv(&c, &di), SMBDX_OK);
+	KUNIT_EXPECT_EQ(test, c.keepalive, SMBDX_KEEPALIVE_NONE);
+	KUNIT_EXPECT_TRUE(test, smbdx_credits_on_idle_timeout(&c));
 
 	/* A pending keepalive that cannot be sent still counts as pending. */
 	state(&c, 0, 10, 10, 255, 10);
-	KUNIT_ASSERT_TRUE(test, smbd_credits_on_idle_timeout(&c));
-	KUNIT_EXPECT_EQ(test, smbd_credits_next_send(&c, &out),
-			SMBD_SEND_BLOCKED);
-	KUNIT_EXPECT_FALSE(test, smbd_credits_on_idle_timeout(&c));
+	KUNIT_ASSERT_TRUE(test, smbdx_credits_on_idle_timeout(&c));
+	KUNIT_EXPECT_EQ(test, smbdx_credits_next_send(&c, &out),
+			SMBDX_SEND_BLOCKED);
+	KUNIT_EXPECT_FALSE(test, smbdx_credits_on_idle_timeout(&c));
 }
 
 /*
@@ -470,31 +471,31 @@ static void credits_keepalive(struct kunit *test)
  */
 static void credits_keepalive_answer(struct kunit *test)
 {
-	struct smbd_credits c;
-	struct smbd_data_info di = rx(10, 0, SMBD_FLAG_RESPONSE_REQUESTED), out;
+	struct smbdx_credits c;
+	struct smbdx_data_info di = rx(10, 0, SMBDX_FLAG_RESPONSE_REQUESTED), out;
 
 	state(&c, 5, 10, 10, 255, 10);
-	KUNIT_ASSERT_EQ(test, smbd_credits_on_recv(&c, &di), SMBD_OK);
+	KUNIT_ASSERT_EQ(test, smbdx_credits_on_recv(&c, &di), SMBDX_OK);
 	KUNIT_EXPECT_TRUE(test, c.send_immediate);
-	KUNIT_EXPECT_EQ(test, c.keepalive, SMBD_KEEPALIVE_NONE);
-	KUNIT_ASSERT_EQ(test, smbd_credits_next_send(&c, &out), SMBD_SEND_EMPTY);
+	KUNIT_EXPECT_EQ(test, c.keepalive, SMBDX_KEEPALIVE_NONE);
+	KUNIT_ASSERT_EQ(test, smbdx_credits_next_send(&c, &out), SMBDX_SEND_EMPTY);
 	KUNIT_EXPECT_EQ(test, out.flags, 0);
 	KUNIT_EXPECT_FALSE(test, c.send_immediate);
-	KUNIT_EXPECT_EQ(test, smbd_credits_next_send(&c, &out), SMBD_SEND_IDLE);
+	KUNIT_EXPECT_EQ(test, smbdx_credits_next_send(&c, &out), SMBDX_SEND_IDLE);
 }
 
 static void credits_check_invariants(struct kunit *test)
 {
-	struct smbd_credits c;
+	struct smbdx_credits c;
 
 	state(&c, 1, 10, 10, 255, 10);
-	KUNIT_EXPECT_TRUE(test, smbd_credits_check(&c));
+	KUNIT_EXPECT_TRUE(test, smbdx_credits_check(&c));
 	c.recv_granted = 11;
-	KUNIT_EXPECT_FALSE(test, smbd_credits_check(&c));
+	KUNIT_EXPECT_FALSE(test, smbdx_credits_check(&c));
 	state(&c, 1, 256, 10, 255, 10);
-	KUNIT_EXPECT_FALSE(test, smbd_credits_check(&c));
+	KUNIT_EXPECT_FALSE(test, smbdx_credits_check(&c));
 	state(&c, 65536, 10, 10, 255, 10);
-	KUNIT_EXPECT_FALSE(test, smbd_credits_check(&c));
+	KUNIT_EXPECT_FALSE(test, smbdx_credits_check(&c));
 }
 
 /* ---- two-peer simulation --------------------------------------------- */
@@ -503,20 +504,20 @@ static void credits_check_invariants(struct kunit *test)
 #define SIM_MSGS	600
 
 struct sim_msg {
-	struct smbd_data_info di;
+	struct smbdx_data_info di;
 	u32 msg_len;		/* length of the upper-layer message */
 };
 
 struct sim_peer {
-	struct smbd_credits c;
-	struct smbd_reasm r;
+	struct smbdx_credits c;
+	struct smbdx_reasm r;
 	u32 max_send, max_frag_send;
 	u32 bufs;		/* receive buffers */
 	u32 held;		/* held by reassembly / unread messages */
 	bool copy;		/* receiver copies payload, holds nothing */
 	/* upper-layer messages to send */
 	u32 to_send, queued_len[SIM_MSGS], qh, qt;
-	struct smbd_frag f;
+	struct smbdx_frag f;
 	bool f_active;
 	/* received messages not yet read by the upper layer */
 	u32 unread_held[SIM_MSGS], uh, ut, cur_held;
@@ -565,41 +566,41 @@ static void sim_refill(struct kunit *test, struct sim *s, int i)
 	u32 n;
 
 	KUNIT_ASSERT_LE(test, used, p->bufs);
-	n = min(smbd_credits_recv_to_post(&p->c), p->bufs - used);
-	smbd_credits_recv_posted(&p->c, n);
+	n = min(smbdx_credits_recv_to_post(&p->c), p->bufs - used);
+	smbdx_credits_recv_posted(&p->c, n);
 }
 
 static void sim_send_loop(struct kunit *test, struct sim *s, int i)
 {
 	struct sim_peer *p = &s->p[i];
-	struct smbd_data_info di;
+	struct smbdx_data_info di;
 	struct sim_msg *m;
 	u32 off;
 
 	for (;;) {
-		enum smbd_send_action a = smbd_credits_next_send(&p->c, &di);
+		enum smbdx_send_action a = smbdx_credits_next_send(&p->c, &di);
 
-		if (a == SMBD_SEND_IDLE || a == SMBD_SEND_BLOCKED)
+		if (a == SMBDX_SEND_IDLE || a == SMBDX_SEND_BLOCKED)
 			return;
 		KUNIT_ASSERT_LT(test, sim_inflight(s, i), (u32)SIM_RING);
 		m = &s->ring[i][s->tail[i]++ % SIM_RING];
 		m->msg_len = 0;
-		if (a == SMBD_SEND_QUEUED) {
+		if (a == SMBDX_SEND_QUEUED) {
 			if (!p->f_active) {
 				u32 len;
 
 				KUNIT_ASSERT_LT(test, p->qh, p->qt);
 				len = p->queued_len[p->qh++];
 				KUNIT_ASSERT_EQ(test,
-						smbd_frag_init(&p->f, len,
+						smbdx_frag_init(&p->f, len,
 							       p->max_send,
 							       p->max_frag_send),
-						SMBD_OK);
+						SMBDX_OK);
 				p->f_active = true;
 			}
-			KUNIT_ASSERT_TRUE(test, smbd_frag_next(&p->f, &di, &off));
+			KUNIT_ASSERT_TRUE(test, smbdx_frag_next(&p->f, &di, &off));
 			m->msg_len = p->f.total;
-			if (smbd_frag_done(&p->f))
+			if (smbdx_frag_done(&p->f))
 				p->f_active = false;
 		} else {
 			/* never between two fragments */
@@ -608,7 +609,7 @@ static void sim_send_loop(struct kunit *test, struct sim *s, int i)
 		}
 		m->di = di;
 		p->msgs++;
-		KUNIT_ASSERT_TRUE(test, smbd_credits_check(&p->c));
+		KUNIT_ASSERT_TRUE(test, smbdx_credits_check(&p->c));
 	}
 }
 
@@ -635,34 +636,34 @@ static void sim_deliver(struct kunit *test, struct sim *s, int j)
 {
 	struct sim_peer *p = &s->p[j];
 	struct sim_msg *m = &s->ring[1 - j][s->head[1 - j]++ % SIM_RING];
-	struct smbd_reasm_place pl;
-	u8 wire[SMBD_DATA_HDR_LEN + 4];
-	struct smbd_data_info di;
+	struct smbdx_reasm_place pl;
+	u8 wire[SMBDX_DATA_HDR_LEN + 4];
+	struct smbdx_data_info di;
 
 	/*
 	 * Through the real codec; the payload is not modelled, so the decoder
 	 * is told the message is as long as the header says (it reads only
 	 * the header).
 	 */
-	KUNIT_ASSERT_EQ(test, smbd_data_encode(wire, sizeof(wire), &m->di),
-			SMBD_OK);
-	KUNIT_ASSERT_EQ(test, smbd_data_decode(wire, smbd_data_wire_len(&m->di),
-					       p->r.max_size, &di), SMBD_OK);
+	KUNIT_ASSERT_EQ(test, smbdx_data_encode(wire, sizeof(wire), &m->di),
+			SMBDX_OK);
+	KUNIT_ASSERT_EQ(test, smbdx_data_decode(wire, smbdx_data_wire_len(&m->di),
+					       p->r.max_size, &di), SMBDX_OK);
 	KUNIT_ASSERT_EQ(test, di.credits_granted, m->di.credits_granted);
 	KUNIT_ASSERT_EQ(test, di.flags, m->di.flags);
 	KUNIT_ASSERT_EQ(test, di.data_length, m->di.data_length);
 	KUNIT_ASSERT_EQ(test, di.remaining_data_length,
 			m->di.remaining_data_length);
-	KUNIT_ASSERT_EQ(test, smbd_credits_on_recv(&p->c, &di), SMBD_OK);
-	KUNIT_ASSERT_EQ(test, smbd_reasm_add(&p->r, &di, &pl), SMBD_OK);
-	if (pl.state == SMBD_REASM_EMPTY)
+	KUNIT_ASSERT_EQ(test, smbdx_credits_on_recv(&p->c, &di), SMBDX_OK);
+	KUNIT_ASSERT_EQ(test, smbdx_reasm_add(&p->r, &di, &pl), SMBDX_OK);
+	if (pl.state == SMBDX_REASM_EMPTY)
 		return;
 	KUNIT_ASSERT_EQ(test, pl.total, m->msg_len);
 	if (!p->copy) {
 		p->held++;
 		p->cur_held++;
 	}
-	if (pl.state == SMBD_REASM_COMPLETE) {
+	if (pl.state == SMBDX_REASM_COMPLETE) {
 		KUNIT_ASSERT_LT(test, p->ngot, (u32)SIM_MSGS);
 		p->got_len[p->ngot++] = pl.total;
 		p->unread_held[p->ut++] = p->cur_held;
@@ -675,7 +676,7 @@ static void sim_enqueue(struct kunit *test, struct sim *s, int i, u32 max_len)
 	struct sim_peer *p = &s->p[i];
 	u32 limit = max_len ? min(max_len, p->max_frag_send) : p->max_frag_send;
 	u32 len, kind = sim_rand(s) % 5;
-	struct smbd_frag f;
+	struct smbdx_frag f;
 
 	if (kind == 0)
 		len = 0;
@@ -685,10 +686,10 @@ static void sim_enqueue(struct kunit *test, struct sim *s, int i, u32 max_len)
 		len = limit;
 	else
 		len = sim_rand(s) % (limit + 1);
-	KUNIT_ASSERT_EQ(test, smbd_frag_init(&f, len, p->max_send,
-					     p->max_frag_send), SMBD_OK);
-	KUNIT_ASSERT_EQ(test, smbd_credits_queue(&p->c, smbd_frag_count(&f)),
-			SMBD_OK);
+	KUNIT_ASSERT_EQ(test, smbdx_frag_init(&f, len, p->max_send,
+					     p->max_frag_send), SMBDX_OK);
+	KUNIT_ASSERT_EQ(test, smbdx_credits_queue(&p->c, smbdx_frag_count(&f)),
+			SMBDX_OK);
 	p->queued_len[p->qt++] = len;
 	if (len)
 		p->sent_len[p->nsent++] = len;
@@ -698,7 +699,7 @@ static void sim_enqueue(struct kunit *test, struct sim *s, int i, u32 max_len)
 static void sim_run(struct kunit *test, struct sim *s,
 		    const struct sim_cfg *cfg, u64 seed)
 {
-	struct smbd_proto_params pp[2];
+	struct smbdx_proto_params pp[2];
 	u64 steps = 0;
 	bool ka;
 	int i, j;
@@ -725,19 +726,19 @@ static void sim_run(struct kunit *test, struct sim *s,
 		u32 frag;
 
 		j = 1 - i;
-		smbd_frag_safe_max_recv_size(cfg->max[j], cfg->recv_size[j],
+		smbdx_frag_safe_max_recv_size(cfg->max[j], cfg->recv_size[j],
 					     &frag);
 		s->p[i].max_frag_send = s->p[j].copy ? 65536 : frag;
-		smbd_reasm_init(&s->p[j].r, s->p[i].max_frag_send);
+		smbdx_reasm_init(&s->p[j].r, s->p[i].max_frag_send);
 	}
 
 	/* Negotiation: peer 1 is passive and grants in its response. */
-	smbd_credits_init(&s->p[1].c, &pp[1]);
+	smbdx_credits_init(&s->p[1].c, &pp[1]);
 	sim_refill(test, s, 1);
-	g = smbd_credits_grant_initial(&s->p[1].c);
+	g = smbdx_credits_grant_initial(&s->p[1].c);
 	KUNIT_ASSERT_GT(test, g, 0);
 	pp[0].send_credits = g;
-	smbd_credits_init(&s->p[0].c, &pp[0]);
+	smbdx_credits_init(&s->p[0].c, &pp[0]);
 	sim_refill(test, s, 0);
 	sim_send_loop(test, s, 0);
 	sim_send_loop(test, s, 1);
@@ -754,7 +755,7 @@ static void sim_run(struct kunit *test, struct sim *s,
 			if (s->p[i].uh != s->p[i].ut)
 				ev[n++] = i * 4 + 2;
 			if (s->p[i].keepalives_left &&
-			    s->p[i].c.keepalive == SMBD_KEEPALIVE_NONE)
+			    s->p[i].c.keepalive == SMBDX_KEEPALIVE_NONE)
 				ev[n++] = i * 4 + 3;
 		}
 		if (!n)
@@ -773,7 +774,7 @@ static void sim_run(struct kunit *test, struct sim *s,
 			break;
 		case 3:
 			s->p[i].keepalives_left--;
-			ka = smbd_credits_on_idle_timeout(&s->p[i].c);
+			ka = smbdx_credits_on_idle_timeout(&s->p[i].c);
 			KUNIT_ASSERT_TRUE(test, ka);
 			break;
 		}
@@ -795,13 +796,13 @@ static void sim_run(struct kunit *test, struct sim *s,
 		KUNIT_ASSERT_FALSE(test, p->f_active);
 		KUNIT_ASSERT_FALSE(test, p->c.send_immediate);
 		/* every keepalive was sent and answered */
-		KUNIT_ASSERT_EQ(test, p->c.keepalive, SMBD_KEEPALIVE_NONE);
+		KUNIT_ASSERT_EQ(test, p->c.keepalive, SMBDX_KEEPALIVE_NONE);
 		KUNIT_ASSERT_EQ(test, q->ngot, p->nsent);
 		KUNIT_ASSERT_EQ(test, memcmp(q->got_len, p->sent_len,
 					     p->nsent * sizeof(u32)), 0);
-		KUNIT_ASSERT_FALSE(test, smbd_reasm_active(&q->r));
+		KUNIT_ASSERT_FALSE(test, smbdx_reasm_active(&q->r));
 		KUNIT_ASSERT_EQ(test, q->held, 0);
-		KUNIT_ASSERT_TRUE(test, smbd_credits_check(&p->c));
+		KUNIT_ASSERT_TRUE(test, smbdx_credits_check(&p->c));
 	}
 }
 

@@ -13,6 +13,7 @@
  */
 
 #include <kunit/test.h>
+#include <smbdirect/ns.h>
 #include <linux/module.h>
 #include <linux/prandom.h>
 #include <linux/scatterlist.h>
@@ -23,7 +24,7 @@
 #include <smbdirect/pdu.h>
 #include "desc.h"
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS(SMBDX_NS_NAME(EXPORTED_FOR_KUNIT_TESTING));
 
 #define MAXD 6
 
@@ -38,19 +39,19 @@ static u64 rnd64(struct rnd_state *rs)
 }
 
 /* Wire array one byte off alignment: descriptors arrive inside messages. */
-static struct smbd_buffer_desc_v1 *wire_descs(struct kunit *test,
-					      const struct smbd_buffer_desc *d,
+static struct smbdx_buffer_desc_v1 *wire_descs(struct kunit *test,
+					      const struct smbdx_buffer_desc *d,
 					      u32 n)
 {
-	u8 *buf = kunit_kzalloc(test, n * sizeof(struct smbd_buffer_desc_v1)
+	u8 *buf = kunit_kzalloc(test, n * sizeof(struct smbdx_buffer_desc_v1)
 				+ 1, GFP_KERNEL);
-	struct smbd_buffer_desc_v1 *w;
+	struct smbdx_buffer_desc_v1 *w;
 	u32 i;
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	w = (struct smbd_buffer_desc_v1 *)(buf + 1);
+	w = (struct smbdx_buffer_desc_v1 *)(buf + 1);
 	for (i = 0; i < n; i++)
-		smbd_bd_v1_encode(&d[i], &w[i]);
+		smbdx_bd_v1_encode(&d[i], &w[i]);
 	return w;
 }
 
@@ -58,7 +59,7 @@ static struct smbd_buffer_desc_v1 *wire_descs(struct kunit *test,
 
 struct dset {
 	u32 n;
-	struct smbd_buffer_desc d[MAXD];
+	struct smbdx_buffer_desc d[MAXD];
 };
 
 static const struct dset ds_one = { 1, { { 0x1000, 7, 100 } } };
@@ -108,7 +109,7 @@ struct sel_case {
 	u32 len;
 	int ret;
 	u32 nsegs;
-	struct smbd_rw_seg segs[MAXD];
+	struct smbdx_rw_seg segs[MAXD];
 };
 
 static const struct sel_case sel_cases[] = {
@@ -213,12 +214,12 @@ KUNIT_ARRAY_PARAM_DESC(sel, sel_cases, name);
 static void desc_select_cases(struct kunit *test)
 {
 	const struct sel_case *c = test->param_value;
-	struct smbd_buffer_desc_v1 *w = wire_descs(test, c->ds->d, c->ds->n);
-	struct smbd_rw_seg segs[MAXD];
+	struct smbdx_buffer_desc_v1 *w = wire_descs(test, c->ds->d, c->ds->n);
+	struct smbdx_rw_seg segs[MAXD];
 	u32 nsegs = 99, i;
 
 	memset(segs, 0xa5, sizeof(segs));
-	KUNIT_ASSERT_EQ(test, smbd_desc_select(w, c->ds->n, c->max, c->off,
+	KUNIT_ASSERT_EQ(test, smbdx_desc_select(w, c->ds->n, c->max, c->off,
 					       c->len, segs, &nsegs), c->ret);
 	KUNIT_ASSERT_EQ(test, nsegs, c->nsegs);
 	for (i = 0; i < nsegs; i++) {
@@ -283,10 +284,10 @@ KUNIT_ARRAY_PARAM_DESC(total, total_cases, name);
 static void desc_total_cases(struct kunit *test)
 {
 	const struct total_case *c = test->param_value;
-	struct smbd_buffer_desc_v1 *w = wire_descs(test, c->ds->d, c->ds->n);
+	struct smbdx_buffer_desc_v1 *w = wire_descs(test, c->ds->d, c->ds->n);
 	u64 total = 12345;
 
-	KUNIT_EXPECT_EQ(test, smbd_desc_total(w, c->ds->n, c->max, &total),
+	KUNIT_EXPECT_EQ(test, smbdx_desc_total(w, c->ds->n, c->max, &total),
 			c->ret);
 	KUNIT_EXPECT_EQ(test, total, c->total);
 }
@@ -294,8 +295,8 @@ static void desc_total_cases(struct kunit *test)
 /* ---- descriptor selection against a byte-by-byte model -------------- */
 
 /* Where byte @b of the peer buffer lives, one byte at a time. */
-static u32 model_select(const struct smbd_buffer_desc *d, u32 n, u64 off,
-			u32 len, struct smbd_rw_seg *out)
+static u32 model_select(const struct smbdx_buffer_desc *d, u32 n, u64 off,
+			u32 len, struct smbdx_rw_seg *out)
 {
 	u32 cnt = 0, last = U32_MAX, i;
 	u64 b;
@@ -334,11 +335,11 @@ static u64 rnd_desc_offset(struct rnd_state *rs, u32 len)
 }
 
 static bool check_one_select(struct kunit *test,
-			     const struct smbd_buffer_desc_v1 *w,
-			     const struct smbd_buffer_desc *d, u32 n, u32 max,
+			     const struct smbdx_buffer_desc_v1 *w,
+			     const struct smbdx_buffer_desc *d, u32 n, u32 max,
 			     int bad, u64 total, u64 off, u32 len)
 {
-	struct smbd_rw_seg got[MAXD], want[MAXD];
+	struct smbdx_rw_seg got[MAXD], want[MAXD];
 	u32 ngot = 99, nwant = 0, i;
 	int ret, wret;
 
@@ -355,7 +356,7 @@ static bool check_one_select(struct kunit *test,
 	if (!wret)
 		nwant = model_select(d, n, off, len, want);
 
-	ret = smbd_desc_select(w, n, max, off, len, got, &ngot);
+	ret = smbdx_desc_select(w, n, max, off, len, got, &ngot);
 	if (ret != wret || ngot != nwant) {
 		KUNIT_FAIL(test, "n %u max %u off %llu len %u: ret %d nsegs %u, want %d %u",
 			   n, max, off, len, ret, ngot, wret, nwant);
@@ -376,7 +377,7 @@ static bool check_one_select(struct kunit *test,
 
 static void desc_select_vs_model(struct kunit *test)
 {
-	struct smbd_buffer_desc d[MAXD];
+	struct smbdx_buffer_desc d[MAXD];
 	struct rnd_state rs;
 	unsigned long checks = 0, nonempty = 0;
 	u32 iter;
@@ -384,7 +385,7 @@ static void desc_select_vs_model(struct kunit *test)
 	prandom_seed_state(&rs, 0x5bd0de5c);
 	for (iter = 0; iter < 400; iter++) {
 		u32 n = 1 + rnd(&rs, MAXD), max = MAXD, i, bad = 0;
-		struct smbd_buffer_desc_v1 *w;
+		struct smbdx_buffer_desc_v1 *w;
 		u64 total = 0, off;
 		u32 len;
 
@@ -602,7 +603,7 @@ static void frwr_count_cases(struct kunit *test)
 		sg_dma_address(sg) = c->e[i].addr;
 		sg_dma_len(sg) = c->e[i].len;
 	}
-	KUNIT_EXPECT_EQ(test, smbd_frwr_count(t->sgl, c->n, c->psize,
+	KUNIT_EXPECT_EQ(test, smbdx_frwr_count(t->sgl, c->n, c->psize,
 					      c->depth), c->want);
 	/* The expectation is the kernel's too. */
 	if (!c->no_ref)
@@ -617,15 +618,15 @@ static void frwr_count_invalid(struct kunit *test)
 
 	sg_dma_address(t->sgl) = 0x10000;
 	sg_dma_len(t->sgl) = P;
-	KUNIT_EXPECT_EQ(test, smbd_frwr_count(t->sgl, 1, P, 1), 1);
-	KUNIT_EXPECT_EQ(test, smbd_frwr_count(t->sgl, 0, P, 1), -EINVAL);
-	KUNIT_EXPECT_EQ(test, smbd_frwr_count(t->sgl, -1, P, 1), -EINVAL);
-	KUNIT_EXPECT_EQ(test, smbd_frwr_count(t->sgl, 1, P, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, smbd_frwr_count(t->sgl, 1, 0, 1), -EINVAL);
-	KUNIT_EXPECT_EQ(test, smbd_frwr_count(t->sgl, 1, 3000, 1), -EINVAL);
-	KUNIT_EXPECT_EQ(test, smbd_frwr_count(t->sgl, 1, P + 1, 1), -EINVAL);
-	KUNIT_EXPECT_EQ(test, smbd_frwr_count(t->sgl, 1, 0x80000000, 1), 1);
-	KUNIT_EXPECT_EQ(test, smbd_frwr_count(NULL, 1, P, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, smbdx_frwr_count(t->sgl, 1, P, 1), 1);
+	KUNIT_EXPECT_EQ(test, smbdx_frwr_count(t->sgl, 0, P, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, smbdx_frwr_count(t->sgl, -1, P, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, smbdx_frwr_count(t->sgl, 1, P, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, smbdx_frwr_count(t->sgl, 1, 0, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, smbdx_frwr_count(t->sgl, 1, 3000, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, smbdx_frwr_count(t->sgl, 1, P + 1, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, smbdx_frwr_count(t->sgl, 1, 0x80000000, 1), 1);
+	KUNIT_EXPECT_EQ(test, smbdx_frwr_count(NULL, 1, P, 1), -EINVAL);
 }
 
 /* A chained list (more entries than one scatterlist page holds). */
@@ -641,11 +642,11 @@ static void frwr_count_chained(struct kunit *test)
 		sg_dma_len(sg) = P;
 	}
 	/* Whole pages end each region on an element boundary. */
-	KUNIT_EXPECT_EQ(test, smbd_frwr_count(t->sgl, 300, P, 64), 5);
+	KUNIT_EXPECT_EQ(test, smbdx_frwr_count(t->sgl, 300, P, 64), 5);
 	KUNIT_EXPECT_EQ(test, ref_frwr_count(test, t->sgl, 300, P, 64), 5);
-	KUNIT_EXPECT_EQ(test, smbd_frwr_count(t->sgl, 300, P, 300), 1);
-	KUNIT_EXPECT_EQ(test, smbd_frwr_count(t->sgl, 300, P, 299), 2);
-	KUNIT_EXPECT_EQ(test, smbd_frwr_count(t->sgl, 300, P, 1), 300);
+	KUNIT_EXPECT_EQ(test, smbdx_frwr_count(t->sgl, 300, P, 300), 1);
+	KUNIT_EXPECT_EQ(test, smbdx_frwr_count(t->sgl, 300, P, 299), 2);
+	KUNIT_EXPECT_EQ(test, smbdx_frwr_count(t->sgl, 300, P, 1), 300);
 	KUNIT_EXPECT_EQ(test, ref_frwr_count(test, t->sgl, 300, P, 1), 300);
 }
 
@@ -715,7 +716,7 @@ static void frwr_count_vs_kernel(struct kunit *test)
 			sg_dma_len(sg) = len;
 			prev_end = addr + len;
 		}
-		got = smbd_frwr_count(t.sgl, nents, psize, depth);
+		got = smbdx_frwr_count(t.sgl, nents, psize, depth);
 		want = ref_frwr_count(test, t.sgl, nents, psize, depth);
 		if (got != want) {
 			KUNIT_FAIL(test, "#%u: page %u depth %u n %d: %d regions, kernel %d",
@@ -788,7 +789,7 @@ static void mr_pool_size_cases(struct kunit *test)
 {
 	const struct pool_case *c = test->param_value;
 
-	KUNIT_EXPECT_EQ(test, smbd_mr_pool_size(c->depth, c->psize, c->max_rw,
+	KUNIT_EXPECT_EQ(test, smbdx_mr_pool_size(c->depth, c->psize, c->max_rw,
 						c->ird, c->max_mrs), c->want);
 }
 
@@ -806,18 +807,18 @@ static void mr_pool_size_properties(struct kunit *test)
 		u32 ird = rnd(&rs, 64), max_mrs = rnd(&rs, 1 << 16);
 		u64 unit = (u64)depth * psize;
 		u64 per_io = (max_rw / unit) + !!(max_rw % unit) + 1;
-		u32 got = smbd_mr_pool_size(depth, psize, max_rw, ird, max_mrs);
+		u32 got = smbdx_mr_pool_size(depth, psize, max_rw, ird, max_mrs);
 
 		KUNIT_ASSERT_LE(test, got, max_mrs);
 		KUNIT_ASSERT_GE(test, (u64)got, min_t(u64, per_io, max_mrs));
-		KUNIT_ASSERT_EQ(test, got, smbd_mr_pool_size(depth, psize,
+		KUNIT_ASSERT_EQ(test, got, smbdx_mr_pool_size(depth, psize,
 							     max_rw,
 							     ird ? ird : 1,
 							     max_mrs));
 		if ((u64)per_io * (ird ? ird : 1) <= max_mrs)
 			KUNIT_ASSERT_EQ(test, (u64)got,
 					per_io * (ird ? ird : 1));
-		KUNIT_ASSERT_GE(test, smbd_mr_pool_size(depth, psize, max_rw,
+		KUNIT_ASSERT_GE(test, smbdx_mr_pool_size(depth, psize, max_rw,
 							ird + 1, max_mrs), got);
 	}
 }

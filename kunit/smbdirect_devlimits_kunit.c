@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit: smbd_dev_limits_compute(), the device-attribute -> usable-limits
+ * KUnit: smbdx_dev_limits_compute(), the device-attribute -> usable-limits
  * rules, with each threshold probed on both sides. Pure: no device needed.
  */
 
 #include <kunit/test.h>
+#include <smbdirect/ns.h>
 #include <rdma/ib_verbs.h>
 
 #include "devlimits.h"
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS(SMBDX_NS_NAME(EXPORTED_FOR_KUNIT_TESTING));
 
 /* A device like rxe: every threshold comfortably met. */
 static void good_attr(struct ib_device_attr *a)
@@ -45,7 +46,7 @@ struct limits_case {
 	const char *name;
 	enum attr_field field;
 	int value;
-	enum smbd_dev_verdict verdict;
+	enum smbdx_dev_verdict verdict;
 };
 
 static void set_attr(struct ib_device_attr *a, enum attr_field field, int value)
@@ -89,23 +90,23 @@ static void set_attr(struct ib_device_attr *a, enum attr_field field, int value)
 
 /* Each threshold on both sides; with everything bad, the first rule wins. */
 static const struct limits_case limits_cases[] = {
-	{ "rxe-like", F_NONE, 0, SMBD_DEV_OK },
-	{ "no-mem-mgt-ext", F_CAP_FLAGS, 0, SMBD_DEV_NO_FRWR },
-	{ "frwr-len-0", F_FRWR_LEN, 0, SMBD_DEV_NO_FRWR },
-	{ "frwr-len-1", F_FRWR_LEN, 1, SMBD_DEV_OK },
-	{ "send-sge-1", F_SEND_SGE, SMBD_MIN_SEND_SGE - 1, SMBD_DEV_FEW_SEND_SGE },
-	{ "send-sge-2", F_SEND_SGE, SMBD_MIN_SEND_SGE, SMBD_DEV_OK },
-	{ "send-sge-negative", F_SEND_SGE, -1, SMBD_DEV_FEW_SEND_SGE },
-	{ "recv-sge-0", F_RECV_SGE, SMBD_MIN_RECV_SGE - 1, SMBD_DEV_FEW_RECV_SGE },
-	{ "recv-sge-1", F_RECV_SGE, SMBD_MIN_RECV_SGE, SMBD_DEV_OK },
-	{ "qp-wr-31", F_QP_WR, SMBD_MIN_QP_WR - 1, SMBD_DEV_SMALL_QP },
-	{ "qp-wr-32", F_QP_WR, SMBD_MIN_QP_WR, SMBD_DEV_OK },
-	{ "cqe-31", F_CQE, SMBD_MIN_QP_WR - 1, SMBD_DEV_SMALL_QP },
-	{ "cqe-32", F_CQE, SMBD_MIN_QP_WR, SMBD_DEV_OK },
-	{ "ird-0", F_IRD, 0, SMBD_DEV_NO_RDMA_READ },
-	{ "ord-0", F_ORD, 0, SMBD_DEV_NO_RDMA_READ },
-	{ "ird-ord-1", F_RD_ATOM, 1, SMBD_DEV_OK },
-	{ "all-zero", F_ALL_ZERO, 0, SMBD_DEV_NO_FRWR },
+	{ "rxe-like", F_NONE, 0, SMBDX_DEV_OK },
+	{ "no-mem-mgt-ext", F_CAP_FLAGS, 0, SMBDX_DEV_NO_FRWR },
+	{ "frwr-len-0", F_FRWR_LEN, 0, SMBDX_DEV_NO_FRWR },
+	{ "frwr-len-1", F_FRWR_LEN, 1, SMBDX_DEV_OK },
+	{ "send-sge-1", F_SEND_SGE, SMBDX_MIN_SEND_SGE - 1, SMBDX_DEV_FEW_SEND_SGE },
+	{ "send-sge-2", F_SEND_SGE, SMBDX_MIN_SEND_SGE, SMBDX_DEV_OK },
+	{ "send-sge-negative", F_SEND_SGE, -1, SMBDX_DEV_FEW_SEND_SGE },
+	{ "recv-sge-0", F_RECV_SGE, SMBDX_MIN_RECV_SGE - 1, SMBDX_DEV_FEW_RECV_SGE },
+	{ "recv-sge-1", F_RECV_SGE, SMBDX_MIN_RECV_SGE, SMBDX_DEV_OK },
+	{ "qp-wr-31", F_QP_WR, SMBDX_MIN_QP_WR - 1, SMBDX_DEV_SMALL_QP },
+	{ "qp-wr-32", F_QP_WR, SMBDX_MIN_QP_WR, SMBDX_DEV_OK },
+	{ "cqe-31", F_CQE, SMBDX_MIN_QP_WR - 1, SMBDX_DEV_SMALL_QP },
+	{ "cqe-32", F_CQE, SMBDX_MIN_QP_WR, SMBDX_DEV_OK },
+	{ "ird-0", F_IRD, 0, SMBDX_DEV_NO_RDMA_READ },
+	{ "ord-0", F_ORD, 0, SMBDX_DEV_NO_RDMA_READ },
+	{ "ird-ord-1", F_RD_ATOM, 1, SMBDX_DEV_OK },
+	{ "all-zero", F_ALL_ZERO, 0, SMBDX_DEV_NO_FRWR },
 };
 
 static void limits_case_desc(const struct limits_case *c, char *desc)
@@ -118,14 +119,14 @@ KUNIT_ARRAY_PARAM(limits, limits_cases, limits_case_desc);
 static void devlimits_verdict(struct kunit *test)
 {
 	const struct limits_case *c = test->param_value;
-	struct smbd_dev_limits l;
+	struct smbdx_dev_limits l;
 	struct ib_device_attr a;
 
 	good_attr(&a);
 	set_attr(&a, c->field, c->value);
-	KUNIT_EXPECT_EQ(test, smbd_dev_limits_compute(&a, false, &l), c->verdict);
+	KUNIT_EXPECT_EQ(test, smbdx_dev_limits_compute(&a, false, &l), c->verdict);
 	KUNIT_EXPECT_EQ(test, l.verdict, c->verdict);
-	KUNIT_EXPECT_STRNEQ(test, smbd_dev_verdict_str(l.verdict), "unknown");
+	KUNIT_EXPECT_STRNEQ(test, smbdx_dev_verdict_str(l.verdict), "unknown");
 }
 
 struct clamp_case {
@@ -136,12 +137,12 @@ struct clamp_case {
 };
 
 static const struct clamp_case sge_cases[] = {
-	{ "sge-negative", -5, SMBD_MAX_SGE, 0 },
-	{ "sge-0", 0, SMBD_MAX_SGE, 0 },
-	{ "sge-below-max", SMBD_MAX_SGE - 1, SMBD_MAX_SGE, SMBD_MAX_SGE - 1 },
-	{ "sge-at-max", SMBD_MAX_SGE, SMBD_MAX_SGE, SMBD_MAX_SGE },
-	{ "sge-above-max", SMBD_MAX_SGE + 1, SMBD_MAX_SGE, SMBD_MAX_SGE },
-	{ "sge-int-max", INT_MAX, SMBD_MAX_SGE, SMBD_MAX_SGE },
+	{ "sge-negative", -5, SMBDX_MAX_SGE, 0 },
+	{ "sge-0", 0, SMBDX_MAX_SGE, 0 },
+	{ "sge-below-max", SMBDX_MAX_SGE - 1, SMBDX_MAX_SGE, SMBDX_MAX_SGE - 1 },
+	{ "sge-at-max", SMBDX_MAX_SGE, SMBDX_MAX_SGE, SMBDX_MAX_SGE },
+	{ "sge-above-max", SMBDX_MAX_SGE + 1, SMBDX_MAX_SGE, SMBDX_MAX_SGE },
+	{ "sge-int-max", INT_MAX, SMBDX_MAX_SGE, SMBDX_MAX_SGE },
 };
 
 static void clamp_case_desc(const struct clamp_case *c, char *desc)
@@ -154,26 +155,26 @@ KUNIT_ARRAY_PARAM(sge, sge_cases, clamp_case_desc);
 static void devlimits_sge_clamp(struct kunit *test)
 {
 	const struct clamp_case *c = test->param_value;
-	struct smbd_dev_limits l;
+	struct smbdx_dev_limits l;
 	struct ib_device_attr a;
 
 	good_attr(&a);
 	a.max_send_sge = c->raw;
 	a.max_recv_sge = c->raw;
 	a.max_sge_rd = c->raw;
-	smbd_dev_limits_compute(&a, false, &l);
+	smbdx_dev_limits_compute(&a, false, &l);
 	KUNIT_EXPECT_EQ(test, l.max_send_sge, c->want);
 	KUNIT_EXPECT_EQ(test, l.max_recv_sge, c->want);
 	KUNIT_EXPECT_EQ(test, l.max_sge_rd, c->want);
 }
 
 static const struct clamp_case rd_atom_cases[] = {
-	{ "rd-atom-negative", -1, SMBD_MAX_RD_ATOM, 0 },
-	{ "rd-atom-1", 1, SMBD_MAX_RD_ATOM, 1 },
-	{ "rd-atom-254", 254, SMBD_MAX_RD_ATOM, 254 },
-	{ "rd-atom-255", 255, SMBD_MAX_RD_ATOM, 255 },
-	{ "rd-atom-256", 256, SMBD_MAX_RD_ATOM, 255 },
-	{ "rd-atom-65536", 65536, SMBD_MAX_RD_ATOM, 255 },
+	{ "rd-atom-negative", -1, SMBDX_MAX_RD_ATOM, 0 },
+	{ "rd-atom-1", 1, SMBDX_MAX_RD_ATOM, 1 },
+	{ "rd-atom-254", 254, SMBDX_MAX_RD_ATOM, 254 },
+	{ "rd-atom-255", 255, SMBDX_MAX_RD_ATOM, 255 },
+	{ "rd-atom-256", 256, SMBDX_MAX_RD_ATOM, 255 },
+	{ "rd-atom-65536", 65536, SMBDX_MAX_RD_ATOM, 255 },
 };
 
 KUNIT_ARRAY_PARAM(rd_atom, rd_atom_cases, clamp_case_desc);
@@ -181,24 +182,24 @@ KUNIT_ARRAY_PARAM(rd_atom, rd_atom_cases, clamp_case_desc);
 static void devlimits_ird_ord_clamp(struct kunit *test)
 {
 	const struct clamp_case *c = test->param_value;
-	struct smbd_dev_limits l;
+	struct smbdx_dev_limits l;
 	struct ib_device_attr a;
 
 	good_attr(&a);
 	a.max_qp_rd_atom = c->raw;
 	a.max_qp_init_rd_atom = c->raw;
-	smbd_dev_limits_compute(&a, false, &l);
+	smbdx_dev_limits_compute(&a, false, &l);
 	KUNIT_EXPECT_EQ(test, (u32)l.ird, c->want);
 	KUNIT_EXPECT_EQ(test, (u32)l.ord, c->want);
 }
 
 static const struct clamp_case frwr_cases[] = {
-	{ "frwr-1", 1, SMBD_FRWR_MAX_DEPTH, 1 },
-	{ "frwr-below-max", SMBD_FRWR_MAX_DEPTH - 1, SMBD_FRWR_MAX_DEPTH,
-	  SMBD_FRWR_MAX_DEPTH - 1 },
-	{ "frwr-at-max", SMBD_FRWR_MAX_DEPTH, SMBD_FRWR_MAX_DEPTH, SMBD_FRWR_MAX_DEPTH },
-	{ "frwr-above-max", SMBD_FRWR_MAX_DEPTH + 1, SMBD_FRWR_MAX_DEPTH,
-	  SMBD_FRWR_MAX_DEPTH },
+	{ "frwr-1", 1, SMBDX_FRWR_MAX_DEPTH, 1 },
+	{ "frwr-below-max", SMBDX_FRWR_MAX_DEPTH - 1, SMBDX_FRWR_MAX_DEPTH,
+	  SMBDX_FRWR_MAX_DEPTH - 1 },
+	{ "frwr-at-max", SMBDX_FRWR_MAX_DEPTH, SMBDX_FRWR_MAX_DEPTH, SMBDX_FRWR_MAX_DEPTH },
+	{ "frwr-above-max", SMBDX_FRWR_MAX_DEPTH + 1, SMBDX_FRWR_MAX_DEPTH,
+	  SMBDX_FRWR_MAX_DEPTH },
 };
 
 KUNIT_ARRAY_PARAM(frwr, frwr_cases, clamp_case_desc);
@@ -206,30 +207,30 @@ KUNIT_ARRAY_PARAM(frwr, frwr_cases, clamp_case_desc);
 static void devlimits_frwr_depth(struct kunit *test)
 {
 	const struct clamp_case *c = test->param_value;
-	struct smbd_dev_limits l;
+	struct smbdx_dev_limits l;
 	struct ib_device_attr a;
 
 	good_attr(&a);
 	a.max_fast_reg_page_list_len = c->raw;
-	smbd_dev_limits_compute(&a, false, &l);
+	smbdx_dev_limits_compute(&a, false, &l);
 	KUNIT_EXPECT_EQ(test, l.frwr_depth, c->want);
 
 	/* Without the capability flag the length is ignored. */
 	a.device_cap_flags = 0;
-	smbd_dev_limits_compute(&a, false, &l);
+	smbdx_dev_limits_compute(&a, false, &l);
 	KUNIT_EXPECT_EQ(test, l.frwr_depth, 0U);
 }
 
 static void devlimits_port_by_transport(struct kunit *test)
 {
-	struct smbd_dev_limits l;
+	struct smbdx_dev_limits l;
 	struct ib_device_attr a;
 
 	good_attr(&a);
-	smbd_dev_limits_compute(&a, false, &l);
+	smbdx_dev_limits_compute(&a, false, &l);
 	KUNIT_EXPECT_EQ(test, l.port, 445);
 	KUNIT_EXPECT_FALSE(test, l.iwarp);
-	smbd_dev_limits_compute(&a, true, &l);
+	smbdx_dev_limits_compute(&a, true, &l);
 	KUNIT_EXPECT_EQ(test, l.port, 5445);
 	KUNIT_EXPECT_TRUE(test, l.iwarp);
 }

@@ -11,6 +11,7 @@
  */
 
 #include <kunit/test.h>
+#include <smbdirect/ns.h>
 #include <linux/module.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
@@ -18,7 +19,7 @@
 #include <smbdirect/pdu.h>
 #include "frag.h"
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS(SMBDX_NS_NAME(EXPORTED_FOR_KUNIT_TESTING));
 
 KUNIT_DEFINE_ACTION_WRAPPER(frag_vfree, vfree, const void *);
 
@@ -36,21 +37,21 @@ static void *test_vmalloc(struct kunit *test, size_t size)
 struct init_case {
 	const char *name;
 	u32 len, max_send, max_frag;
-	enum smbd_verdict want;
+	enum smbdx_verdict want;
 };
 
 static const struct init_case init_cases[] = {
-	{ "len 0", 0, 1364, 131072, SMBD_OK },
-	{ "len = max frag", 131072, 1364, 131072, SMBD_OK },
-	{ "len = max frag + 1", 131073, 1364, 131072, SMBD_ERR_MSG_TOO_BIG },
-	{ "len 1 max frag 0", 1, 1364, 0, SMBD_ERR_MSG_TOO_BIG },
-	{ "len 0 max frag 0", 0, 1364, 0, SMBD_OK },
-	{ "len ffffffff", 0xffffffff, 1364, 0xffffffff, SMBD_OK },
+	{ "len 0", 0, 1364, 131072, SMBDX_OK },
+	{ "len = max frag", 131072, 1364, 131072, SMBDX_OK },
+	{ "len = max frag + 1", 131073, 1364, 131072, SMBDX_ERR_MSG_TOO_BIG },
+	{ "len 1 max frag 0", 1, 1364, 0, SMBDX_ERR_MSG_TOO_BIG },
+	{ "len 0 max frag 0", 0, 1364, 0, SMBDX_OK },
+	{ "len ffffffff", 0xffffffff, 1364, 0xffffffff, SMBDX_OK },
 	{ "len ffffffff max frag - 1", 0xffffffff, 1364, 0xfffffffe,
-	  SMBD_ERR_MSG_TOO_BIG },
-	{ "max send 24", 1, 24, 131072, SMBD_ERR_INVALID },
-	{ "max send 25", 1, 25, 131072, SMBD_OK },
-	{ "max send 0", 1, 0, 131072, SMBD_ERR_INVALID },
+	  SMBDX_ERR_MSG_TOO_BIG },
+	{ "max send 24", 1, 24, 131072, SMBDX_ERR_INVALID },
+	{ "max send 25", 1, 25, 131072, SMBDX_OK },
+	{ "max send 0", 1, 0, 131072, SMBDX_ERR_INVALID },
 };
 
 KUNIT_ARRAY_PARAM_DESC(init, init_cases, name);
@@ -58,9 +59,9 @@ KUNIT_ARRAY_PARAM_DESC(init, init_cases, name);
 static void frag_init_rules(struct kunit *test)
 {
 	const struct init_case *c = test->param_value;
-	struct smbd_frag f;
+	struct smbdx_frag f;
 
-	KUNIT_EXPECT_EQ(test, smbd_frag_init(&f, c->len, c->max_send,
+	KUNIT_EXPECT_EQ(test, smbdx_frag_init(&f, c->len, c->max_send,
 					     c->max_frag), c->want);
 }
 
@@ -93,24 +94,24 @@ KUNIT_ARRAY_PARAM_DESC(count, count_cases, name);
 static void frag_count(struct kunit *test)
 {
 	const struct count_case *c = test->param_value;
-	struct smbd_frag f;
+	struct smbdx_frag f;
 
-	KUNIT_ASSERT_EQ(test, smbd_frag_init(&f, c->len, c->max_send,
-					     0xffffffff), SMBD_OK);
-	KUNIT_EXPECT_EQ(test, smbd_frag_count(&f), c->count);
+	KUNIT_ASSERT_EQ(test, smbdx_frag_init(&f, c->len, c->max_send,
+					     0xffffffff), SMBDX_OK);
+	KUNIT_EXPECT_EQ(test, smbdx_frag_count(&f), c->count);
 }
 
 static void frag_empty_message(struct kunit *test)
 {
-	struct smbd_data_info di;
-	struct smbd_frag f;
+	struct smbdx_data_info di;
+	struct smbdx_frag f;
 	u32 off = 99;
 
-	KUNIT_ASSERT_EQ(test, smbd_frag_init(&f, 0, 1364, 131072), SMBD_OK);
-	KUNIT_EXPECT_EQ(test, smbd_frag_count(&f), 1);
-	KUNIT_EXPECT_FALSE(test, smbd_frag_done(&f));
+	KUNIT_ASSERT_EQ(test, smbdx_frag_init(&f, 0, 1364, 131072), SMBDX_OK);
+	KUNIT_EXPECT_EQ(test, smbdx_frag_count(&f), 1);
+	KUNIT_EXPECT_FALSE(test, smbdx_frag_done(&f));
 	memset(&di, 0xff, sizeof(di));
-	KUNIT_ASSERT_TRUE(test, smbd_frag_next(&f, &di, &off));
+	KUNIT_ASSERT_TRUE(test, smbdx_frag_next(&f, &di, &off));
 	/* 3.1.5.4: an empty buffer is one message without payload. */
 	KUNIT_EXPECT_EQ(test, di.remaining_data_length, 0);
 	KUNIT_EXPECT_EQ(test, di.data_offset, 0);
@@ -118,20 +119,20 @@ static void frag_empty_message(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, off, 0);
 	/* The credit fields are the credit engine's, left alone. */
 	KUNIT_EXPECT_EQ(test, di.credits_granted, 0xffff);
-	KUNIT_EXPECT_EQ(test, smbd_data_wire_len(&di), 20);
-	KUNIT_EXPECT_TRUE(test, smbd_frag_done(&f));
-	KUNIT_EXPECT_FALSE(test, smbd_frag_next(&f, &di, &off));
+	KUNIT_EXPECT_EQ(test, smbdx_data_wire_len(&di), 20);
+	KUNIT_EXPECT_TRUE(test, smbdx_frag_done(&f));
+	KUNIT_EXPECT_FALSE(test, smbdx_frag_next(&f, &di, &off));
 }
 
 /* MS-SMBD 4.3: 64 KiB with MaxSendSize 1024, 1000 bytes per fragment. */
 static void frag_example_64k(struct kunit *test)
 {
-	struct smbd_data_info di;
-	struct smbd_frag f;
+	struct smbdx_data_info di;
+	struct smbdx_frag f;
 	u32 off, n = 0;
 
-	KUNIT_ASSERT_EQ(test, smbd_frag_init(&f, 65536, 1024, 131072), SMBD_OK);
-	while (smbd_frag_next(&f, &di, &off)) {
+	KUNIT_ASSERT_EQ(test, smbdx_frag_init(&f, 65536, 1024, 131072), SMBDX_OK);
+	while (smbdx_frag_next(&f, &di, &off)) {
 		n++;
 		KUNIT_EXPECT_EQ(test, di.data_offset, 24);
 		if (n == 1) {
@@ -148,13 +149,13 @@ static void frag_example_64k(struct kunit *test)
 /* Every fragment's fields for a size; returns the number of fragments. */
 static u32 check_fragments(struct kunit *test, u32 len, u32 max_send)
 {
-	struct smbd_data_info di;
-	struct smbd_frag f;
+	struct smbdx_data_info di;
+	struct smbdx_frag f;
 	u32 off, expect_off = 0, n = 0;
 
-	KUNIT_ASSERT_EQ(test, smbd_frag_init(&f, len, max_send, 0xffffffff),
-			SMBD_OK);
-	while (smbd_frag_next(&f, &di, &off)) {
+	KUNIT_ASSERT_EQ(test, smbdx_frag_init(&f, len, max_send, 0xffffffff),
+			SMBDX_OK);
+	while (smbdx_frag_next(&f, &di, &off)) {
 		n++;
 		KUNIT_ASSERT_EQ(test, off, expect_off);
 		if (!len) {
@@ -162,7 +163,7 @@ static u32 check_fragments(struct kunit *test, u32 len, u32 max_send)
 			KUNIT_ASSERT_EQ(test, di.data_offset, 0);
 			continue;
 		}
-		KUNIT_ASSERT_EQ(test, di.data_offset, SMBD_DATA_PAYLOAD_OFFSET);
+		KUNIT_ASSERT_EQ(test, di.data_offset, SMBDX_DATA_PAYLOAD_OFFSET);
 		KUNIT_ASSERT_GT(test, di.data_length, 0);
 		KUNIT_ASSERT_LE(test, di.data_offset + di.data_length, max_send);
 		expect_off += di.data_length;
@@ -172,8 +173,8 @@ static u32 check_fragments(struct kunit *test, u32 len, u32 max_send)
 			KUNIT_ASSERT_EQ(test, di.data_length, max_send - 24);
 	}
 	KUNIT_EXPECT_EQ(test, expect_off, len);
-	KUNIT_EXPECT_EQ(test, n, smbd_frag_count(&f));
-	KUNIT_EXPECT_TRUE(test, smbd_frag_done(&f));
+	KUNIT_EXPECT_EQ(test, n, smbdx_frag_count(&f));
+	KUNIT_EXPECT_TRUE(test, smbdx_frag_done(&f));
 	return n;
 }
 
@@ -195,9 +196,9 @@ static void frag_fields_many_sizes(struct kunit *test)
 
 /* ---- reassembler ----------------------------------------------------- */
 
-static struct smbd_data_info frag_di(u32 len, u32 remaining)
+static struct smbdx_data_info frag_di(u32 len, u32 remaining)
 {
-	struct smbd_data_info di = {
+	struct smbdx_data_info di = {
 		.credits_requested = 1,
 		.data_offset = len ? 24 : 0,
 		.data_length = len,
@@ -206,8 +207,8 @@ static struct smbd_data_info frag_di(u32 len, u32 remaining)
 	return di;
 }
 
-static void expect_reasm_eq(struct kunit *test, const struct smbd_reasm *a,
-			    const struct smbd_reasm *b)
+static void expect_reasm_eq(struct kunit *test, const struct smbdx_reasm *a,
+			    const struct smbdx_reasm *b)
 {
 	KUNIT_EXPECT_EQ(test, a->max_size, b->max_size);
 	KUNIT_EXPECT_EQ(test, a->total, b->total);
@@ -216,74 +217,74 @@ static void expect_reasm_eq(struct kunit *test, const struct smbd_reasm *a,
 	KUNIT_EXPECT_EQ(test, a->active, b->active);
 }
 
-static enum smbd_verdict add(struct smbd_reasm *r, u32 len, u32 rem,
-			     struct smbd_reasm_place *pl)
+static enum smbdx_verdict add(struct smbdx_reasm *r, u32 len, u32 rem,
+			     struct smbdx_reasm_place *pl)
 {
-	struct smbd_data_info di = frag_di(len, rem);
+	struct smbdx_data_info di = frag_di(len, rem);
 
-	return smbd_reasm_add(r, &di, pl);
+	return smbdx_reasm_add(r, &di, pl);
 }
 
 static void reasm_single(struct kunit *test)
 {
-	struct smbd_reasm_place pl;
-	struct smbd_reasm r;
+	struct smbdx_reasm_place pl;
+	struct smbdx_reasm r;
 
-	smbd_reasm_init(&r, 131072);
-	KUNIT_ASSERT_EQ(test, add(&r, 500, 0, &pl), SMBD_OK);
-	KUNIT_EXPECT_EQ(test, pl.state, SMBD_REASM_COMPLETE);
+	smbdx_reasm_init(&r, 131072);
+	KUNIT_ASSERT_EQ(test, add(&r, 500, 0, &pl), SMBDX_OK);
+	KUNIT_EXPECT_EQ(test, pl.state, SMBDX_REASM_COMPLETE);
 	KUNIT_EXPECT_TRUE(test, pl.first);
 	KUNIT_EXPECT_EQ(test, pl.offset, 0);
 	KUNIT_EXPECT_EQ(test, pl.length, 500);
 	KUNIT_EXPECT_EQ(test, pl.total, 500);
-	KUNIT_EXPECT_FALSE(test, smbd_reasm_active(&r));
+	KUNIT_EXPECT_FALSE(test, smbdx_reasm_active(&r));
 	/* The next one is a new message. */
-	KUNIT_ASSERT_EQ(test, add(&r, 7, 0, &pl), SMBD_OK);
+	KUNIT_ASSERT_EQ(test, add(&r, 7, 0, &pl), SMBDX_OK);
 	KUNIT_EXPECT_TRUE(test, pl.first);
 	KUNIT_EXPECT_EQ(test, pl.total, 7);
 }
 
 static void reasm_fragmented(struct kunit *test)
 {
-	struct smbd_reasm_place pl;
-	struct smbd_reasm r;
+	struct smbdx_reasm_place pl;
+	struct smbdx_reasm r;
 
-	smbd_reasm_init(&r, 131072);
-	KUNIT_ASSERT_EQ(test, add(&r, 1000, 2500, &pl), SMBD_OK);
-	KUNIT_EXPECT_EQ(test, pl.state, SMBD_REASM_PARTIAL);
+	smbdx_reasm_init(&r, 131072);
+	KUNIT_ASSERT_EQ(test, add(&r, 1000, 2500, &pl), SMBDX_OK);
+	KUNIT_EXPECT_EQ(test, pl.state, SMBDX_REASM_PARTIAL);
 	KUNIT_EXPECT_TRUE(test, pl.first);
 	KUNIT_EXPECT_EQ(test, pl.total, 3500);
-	KUNIT_EXPECT_TRUE(test, smbd_reasm_active(&r));
-	KUNIT_ASSERT_EQ(test, add(&r, 1000, 1500, &pl), SMBD_OK);
-	KUNIT_EXPECT_EQ(test, pl.state, SMBD_REASM_PARTIAL);
+	KUNIT_EXPECT_TRUE(test, smbdx_reasm_active(&r));
+	KUNIT_ASSERT_EQ(test, add(&r, 1000, 1500, &pl), SMBDX_OK);
+	KUNIT_EXPECT_EQ(test, pl.state, SMBDX_REASM_PARTIAL);
 	KUNIT_EXPECT_FALSE(test, pl.first);
 	KUNIT_EXPECT_EQ(test, pl.offset, 1000);
-	KUNIT_ASSERT_EQ(test, add(&r, 1500, 0, &pl), SMBD_OK);
-	KUNIT_EXPECT_EQ(test, pl.state, SMBD_REASM_COMPLETE);
+	KUNIT_ASSERT_EQ(test, add(&r, 1500, 0, &pl), SMBDX_OK);
+	KUNIT_EXPECT_EQ(test, pl.state, SMBDX_REASM_COMPLETE);
 	KUNIT_EXPECT_EQ(test, pl.offset, 2000);
 	KUNIT_EXPECT_EQ(test, pl.length, 1500);
 	KUNIT_EXPECT_EQ(test, pl.total, 3500);
-	KUNIT_EXPECT_FALSE(test, smbd_reasm_active(&r));
+	KUNIT_EXPECT_FALSE(test, smbdx_reasm_active(&r));
 }
 
 struct reasm_bad_case {
 	const char *name;
 	u32 len2, rem2;
-	enum smbd_verdict want;
+	enum smbdx_verdict want;
 };
 
 /* After a first fragment of 1000 bytes with 2500 remaining. */
 static const struct reasm_bad_case reasm_bad_cases[] = {
-	{ "exact decrease", 1000, 1500, SMBD_OK },
-	{ "exact end", 2500, 0, SMBD_OK },
-	{ "remaining not reduced", 1000, 2500, SMBD_ERR_REASM_MISMATCH },
-	{ "remaining reduced by one less", 1000, 1501, SMBD_ERR_REASM_MISMATCH },
-	{ "remaining reduced by one more", 1000, 1499, SMBD_ERR_REASM_MISMATCH },
-	{ "remaining grows", 1000, 5000, SMBD_ERR_REASM_MISMATCH },
-	{ "ends early", 1000, 0, SMBD_ERR_REASM_MISMATCH },
-	{ "overshoots", 2501, 0, SMBD_ERR_REASM_MISMATCH },
-	{ "overshoot wraps", 0xffffffff, 2501, SMBD_ERR_REASM_MISMATCH },
-	{ "new message mid-way", 2500, 0xfffff000, SMBD_ERR_REASM_MISMATCH },
+	{ "exact decrease", 1000, 1500, SMBDX_OK },
+	{ "exact end", 2500, 0, SMBDX_OK },
+	{ "remaining not reduced", 1000, 2500, SMBDX_ERR_REASM_MISMATCH },
+	{ "remaining reduced by one less", 1000, 1501, SMBDX_ERR_REASM_MISMATCH },
+	{ "remaining reduced by one more", 1000, 1499, SMBDX_ERR_REASM_MISMATCH },
+	{ "remaining grows", 1000, 5000, SMBDX_ERR_REASM_MISMATCH },
+	{ "ends early", 1000, 0, SMBDX_ERR_REASM_MISMATCH },
+	{ "overshoots", 2501, 0, SMBDX_ERR_REASM_MISMATCH },
+	{ "overshoot wraps", 0xffffffff, 2501, SMBDX_ERR_REASM_MISMATCH },
+	{ "new message mid-way", 2500, 0xfffff000, SMBDX_ERR_REASM_MISMATCH },
 };
 
 KUNIT_ARRAY_PARAM_DESC(reasm_bad, reasm_bad_cases, name);
@@ -291,29 +292,29 @@ KUNIT_ARRAY_PARAM_DESC(reasm_bad, reasm_bad_cases, name);
 static void reasm_consistency(struct kunit *test)
 {
 	const struct reasm_bad_case *c = test->param_value;
-	struct smbd_reasm_place pl;
-	struct smbd_reasm r, saved;
+	struct smbdx_reasm_place pl;
+	struct smbdx_reasm r, saved;
 
-	smbd_reasm_init(&r, 0xffffffff);
-	KUNIT_ASSERT_EQ(test, add(&r, 1000, 2500, &pl), SMBD_OK);
+	smbdx_reasm_init(&r, 0xffffffff);
+	KUNIT_ASSERT_EQ(test, add(&r, 1000, 2500, &pl), SMBDX_OK);
 	saved = r;
 	KUNIT_EXPECT_EQ(test, add(&r, c->len2, c->rem2, &pl), c->want);
-	if (c->want != SMBD_OK)	/* state untouched on error */
+	if (c->want != SMBDX_OK)	/* state untouched on error */
 		expect_reasm_eq(test, &r, &saved);
 }
 
 struct reasm_first_case {
 	const char *name;
 	u32 max, len, rem;
-	enum smbd_verdict want;
+	enum smbdx_verdict want;
 };
 
 static const struct reasm_first_case reasm_first_cases[] = {
-	{ "total = max", 131072, 1000, 130072, SMBD_OK },
-	{ "total = max + 1", 131072, 1000, 130073, SMBD_ERR_DATA_TOO_BIG },
-	{ "single = max", 131072, 131072, 0, SMBD_OK },
-	{ "single = max + 1", 131072, 131073, 0, SMBD_ERR_DATA_TOO_BIG },
-	{ "sum wraps u32", 0xffffffff, 2, 0xffffffff, SMBD_ERR_DATA_TOO_BIG },
+	{ "total = max", 131072, 1000, 130072, SMBDX_OK },
+	{ "total = max + 1", 131072, 1000, 130073, SMBDX_ERR_DATA_TOO_BIG },
+	{ "single = max", 131072, 131072, 0, SMBDX_OK },
+	{ "single = max + 1", 131072, 131073, 0, SMBDX_ERR_DATA_TOO_BIG },
+	{ "sum wraps u32", 0xffffffff, 2, 0xffffffff, SMBDX_ERR_DATA_TOO_BIG },
 };
 
 KUNIT_ARRAY_PARAM_DESC(reasm_first, reasm_first_cases, name);
@@ -321,13 +322,13 @@ KUNIT_ARRAY_PARAM_DESC(reasm_first, reasm_first_cases, name);
 static void reasm_first_limit(struct kunit *test)
 {
 	const struct reasm_first_case *c = test->param_value;
-	struct smbd_reasm_place pl;
-	struct smbd_reasm r;
+	struct smbdx_reasm_place pl;
+	struct smbdx_reasm r;
 
-	smbd_reasm_init(&r, c->max);
+	smbdx_reasm_init(&r, c->max);
 	KUNIT_EXPECT_EQ(test, add(&r, c->len, c->rem, &pl), c->want);
-	if (c->want != SMBD_OK)
-		KUNIT_EXPECT_FALSE(test, smbd_reasm_active(&r));
+	if (c->want != SMBDX_OK)
+		KUNIT_EXPECT_FALSE(test, smbdx_reasm_active(&r));
 }
 
 /*
@@ -338,25 +339,25 @@ static void reasm_first_limit(struct kunit *test)
 static void reasm_empty_between_fragments(struct kunit *test)
 {
 	static const u32 rems[] = { 0, 1, 1500, 2500, 0xffffffff };
-	struct smbd_reasm_place pl;
-	struct smbd_reasm r, saved;
+	struct smbdx_reasm_place pl;
+	struct smbdx_reasm r, saved;
 	unsigned int i;
 
-	smbd_reasm_init(&r, 131072);
-	KUNIT_ASSERT_EQ(test, add(&r, 0, 0, &pl), SMBD_OK);
-	KUNIT_EXPECT_EQ(test, pl.state, SMBD_REASM_EMPTY);
-	KUNIT_EXPECT_FALSE(test, smbd_reasm_active(&r));
+	smbdx_reasm_init(&r, 131072);
+	KUNIT_ASSERT_EQ(test, add(&r, 0, 0, &pl), SMBDX_OK);
+	KUNIT_EXPECT_EQ(test, pl.state, SMBDX_REASM_EMPTY);
+	KUNIT_EXPECT_FALSE(test, smbdx_reasm_active(&r));
 
-	KUNIT_ASSERT_EQ(test, add(&r, 1000, 1500, &pl), SMBD_OK);
+	KUNIT_ASSERT_EQ(test, add(&r, 1000, 1500, &pl), SMBDX_OK);
 	saved = r;
 	for (i = 0; i < ARRAY_SIZE(rems); i++) {
-		KUNIT_ASSERT_EQ(test, add(&r, 0, rems[i], &pl), SMBD_OK);
-		KUNIT_EXPECT_EQ(test, pl.state, SMBD_REASM_EMPTY);
+		KUNIT_ASSERT_EQ(test, add(&r, 0, rems[i], &pl), SMBDX_OK);
+		KUNIT_EXPECT_EQ(test, pl.state, SMBDX_REASM_EMPTY);
 		KUNIT_EXPECT_EQ(test, pl.length, 0);
 		expect_reasm_eq(test, &r, &saved);
 	}
-	KUNIT_ASSERT_EQ(test, add(&r, 1500, 0, &pl), SMBD_OK);
-	KUNIT_EXPECT_EQ(test, pl.state, SMBD_REASM_COMPLETE);
+	KUNIT_ASSERT_EQ(test, add(&r, 1500, 0, &pl), SMBDX_OK);
+	KUNIT_EXPECT_EQ(test, pl.state, SMBDX_REASM_COMPLETE);
 	KUNIT_EXPECT_EQ(test, pl.offset, 1000);
 	KUNIT_EXPECT_EQ(test, pl.total, 2500);
 }
@@ -368,34 +369,34 @@ static void reasm_empty_between_fragments(struct kunit *test)
 static void frag_round_trip(struct kunit *test, u8 *msg, u8 *out, u8 *wire,
 			    u32 len, u32 max_send, u32 max_frag)
 {
-	struct smbd_reasm_place pl;
-	struct smbd_data_info di, rx;
-	struct smbd_reasm r;
-	struct smbd_frag f;
+	struct smbdx_reasm_place pl;
+	struct smbdx_data_info di, rx;
+	struct smbdx_reasm r;
+	struct smbdx_frag f;
 	u32 off, n = 0;
 	bool complete = false;
 
 	memset(out, 0, len);
-	smbd_reasm_init(&r, max_frag);
-	KUNIT_ASSERT_EQ(test, smbd_frag_init(&f, len, max_send, max_frag),
-			SMBD_OK);
-	while (smbd_frag_next(&f, &di, &off)) {
-		u32 wire_len = smbd_data_wire_len(&di);
+	smbdx_reasm_init(&r, max_frag);
+	KUNIT_ASSERT_EQ(test, smbdx_frag_init(&f, len, max_send, max_frag),
+			SMBDX_OK);
+	while (smbdx_frag_next(&f, &di, &off)) {
+		u32 wire_len = smbdx_data_wire_len(&di);
 
 		n++;
 		KUNIT_ASSERT_FALSE(test, complete);
 		di.credits_requested = 255;
 		di.credits_granted = n & 3;
 		KUNIT_ASSERT_LE(test, wire_len, max(max_send, 20U));
-		KUNIT_ASSERT_EQ(test, smbd_data_encode(wire, max_send, &di),
-				SMBD_OK);
+		KUNIT_ASSERT_EQ(test, smbdx_data_encode(wire, max_send, &di),
+				SMBDX_OK);
 		memcpy(wire + di.data_offset, msg + off, di.data_length);
 
-		KUNIT_ASSERT_EQ(test, smbd_data_decode(wire, wire_len, max_frag,
-						       &rx), SMBD_OK);
-		KUNIT_ASSERT_EQ(test, smbd_reasm_add(&r, &rx, &pl), SMBD_OK);
+		KUNIT_ASSERT_EQ(test, smbdx_data_decode(wire, wire_len, max_frag,
+						       &rx), SMBDX_OK);
+		KUNIT_ASSERT_EQ(test, smbdx_reasm_add(&r, &rx, &pl), SMBDX_OK);
 		if (!len) {
-			KUNIT_ASSERT_EQ(test, pl.state, SMBD_REASM_EMPTY);
+			KUNIT_ASSERT_EQ(test, pl.state, SMBDX_REASM_EMPTY);
 			complete = true;
 			continue;
 		}
@@ -403,11 +404,11 @@ static void frag_round_trip(struct kunit *test, u8 *msg, u8 *out, u8 *wire,
 		KUNIT_ASSERT_EQ(test, pl.first, n == 1);
 		KUNIT_ASSERT_LE(test, (u64)pl.offset + pl.length, (u64)len);
 		memcpy(out + pl.offset, wire + rx.data_offset, pl.length);
-		complete = pl.state == SMBD_REASM_COMPLETE;
+		complete = pl.state == SMBDX_REASM_COMPLETE;
 	}
 	KUNIT_ASSERT_TRUE(test, complete);
-	KUNIT_ASSERT_EQ(test, n, smbd_frag_count(&f));
-	KUNIT_ASSERT_FALSE(test, smbd_reasm_active(&r));
+	KUNIT_ASSERT_EQ(test, n, smbdx_frag_count(&f));
+	KUNIT_ASSERT_FALSE(test, smbdx_reasm_active(&r));
 	KUNIT_ASSERT_EQ(test, memcmp(msg, out, len), 0);
 }
 
@@ -445,11 +446,11 @@ static void frag_round_trips(struct kunit *test)
 	}
 	/* One byte over the limit is a local error (3.1.4.2). */
 	for (i = 0; i < ARRAY_SIZE(sends); i++) {
-		struct smbd_frag f;
+		struct smbdx_frag f;
 
-		KUNIT_EXPECT_EQ(test, smbd_frag_init(&f, max_frag + 1, sends[i],
+		KUNIT_EXPECT_EQ(test, smbdx_frag_init(&f, max_frag + 1, sends[i],
 						     max_frag),
-				SMBD_ERR_MSG_TOO_BIG);
+				SMBDX_ERR_MSG_TOO_BIG);
 	}
 }
 
@@ -457,22 +458,22 @@ static void frag_round_trips(struct kunit *test)
 static void reasm_fuzz(struct kunit *test)
 {
 	u64 seed = 0xdeadbeefcafef00dULL;
-	struct smbd_reasm_place pl;
-	struct smbd_data_info di;
-	struct smbd_reasm r;
+	struct smbdx_reasm_place pl;
+	struct smbdx_data_info di;
+	struct smbdx_reasm r;
 	u32 got = 0, total = 0;
 	unsigned int iter, completes = 0, errors = 0;
 
-	smbd_reasm_init(&r, 65536);
+	smbdx_reasm_init(&r, 65536);
 	for (iter = 0; iter < 50000; iter++) {
-		enum smbd_verdict v;
+		enum smbdx_verdict v;
 		u32 len, rem;
 
 		seed ^= seed << 13;
 		seed ^= seed >> 7;
 		seed ^= seed << 17;
 		len = seed % 4 ? (u32)(seed >> 8) % 3000 : 0;
-		if (smbd_reasm_active(&r) && seed % 8) {
+		if (smbdx_reasm_active(&r) && seed % 8) {
 			/* usually a consistent continuation */
 			u32 left = r.remaining;
 
@@ -482,16 +483,16 @@ static void reasm_fuzz(struct kunit *test)
 			rem = seed % 3 ? (u32)(seed >> 20) % 70000 : 0;
 		}
 		di = frag_di(len, rem);
-		v = smbd_reasm_add(&r, &di, &pl);
-		KUNIT_ASSERT_LT(test, (unsigned int)v, SMBD_VERDICT_COUNT);
-		if (v != SMBD_OK) {
+		v = smbdx_reasm_add(&r, &di, &pl);
+		KUNIT_ASSERT_LT(test, (unsigned int)v, SMBDX_VERDICT_COUNT);
+		if (v != SMBDX_OK) {
 			errors++;
 			/* the transport would disconnect; start over */
-			smbd_reasm_init(&r, 65536);
+			smbdx_reasm_init(&r, 65536);
 			got = 0;
 			continue;
 		}
-		if (pl.state == SMBD_REASM_EMPTY)
+		if (pl.state == SMBDX_REASM_EMPTY)
 			continue;
 		if (pl.first) {
 			got = 0;
@@ -502,9 +503,9 @@ static void reasm_fuzz(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, pl.offset, got);
 		got += pl.length;
 		KUNIT_ASSERT_LE(test, got, total);
-		if (pl.state == SMBD_REASM_COMPLETE) {
+		if (pl.state == SMBDX_REASM_COMPLETE) {
 			KUNIT_ASSERT_EQ(test, got, total);
-			KUNIT_ASSERT_FALSE(test, smbd_reasm_active(&r));
+			KUNIT_ASSERT_FALSE(test, smbdx_reasm_active(&r));
 			completes++;
 		} else {
 			KUNIT_ASSERT_LT(test, got, total);
@@ -522,21 +523,21 @@ struct safe_case {
 	u16 credits;
 	u32 recv_size;
 	u32 size;
-	enum smbd_verdict want;
+	enum smbdx_verdict want;
 };
 
 static const struct safe_case safe_cases[] = {
-	{ "defaults 255 x 1364", 255, 1364, 170180, SMBD_OK },
-	{ "255 x 8192", 255, 8192, 127 * 8168, SMBD_OK },
-	{ "196 x 1364", 196, 1364, 131320, SMBD_OK },
-	{ "195 x 1364", 195, 1364, 129980, SMBD_ERR_FRAG_CONFIG },
-	{ "256 x 1048 exactly 131072", 256, 1048, 131072, SMBD_OK },
-	{ "255 x 1048", 255, 1048, 130048, SMBD_ERR_FRAG_CONFIG },
-	{ "10 x 1364", 10, 1364, 6700, SMBD_ERR_FRAG_CONFIG },
-	{ "1 credit", 1, 1364, 0, SMBD_ERR_FRAG_CONFIG },
-	{ "recv size 24", 255, 24, 0, SMBD_ERR_FRAG_CONFIG },
-	{ "recv size 0", 255, 0, 0, SMBD_ERR_FRAG_CONFIG },
-	{ "clamped to u32", 65535, 0xffffffff, 0xffffffff, SMBD_OK },
+	{ "defaults 255 x 1364", 255, 1364, 170180, SMBDX_OK },
+	{ "255 x 8192", 255, 8192, 127 * 8168, SMBDX_OK },
+	{ "196 x 1364", 196, 1364, 131320, SMBDX_OK },
+	{ "195 x 1364", 195, 1364, 129980, SMBDX_ERR_FRAG_CONFIG },
+	{ "256 x 1048 exactly 131072", 256, 1048, 131072, SMBDX_OK },
+	{ "255 x 1048", 255, 1048, 130048, SMBDX_ERR_FRAG_CONFIG },
+	{ "10 x 1364", 10, 1364, 6700, SMBDX_ERR_FRAG_CONFIG },
+	{ "1 credit", 1, 1364, 0, SMBDX_ERR_FRAG_CONFIG },
+	{ "recv size 24", 255, 24, 0, SMBDX_ERR_FRAG_CONFIG },
+	{ "recv size 0", 255, 0, 0, SMBDX_ERR_FRAG_CONFIG },
+	{ "clamped to u32", 65535, 0xffffffff, 0xffffffff, SMBDX_OK },
 };
 
 KUNIT_ARRAY_PARAM_DESC(safe, safe_cases, name);
@@ -546,7 +547,7 @@ static void frag_safe_size(struct kunit *test)
 	const struct safe_case *c = test->param_value;
 	u32 size = 1;
 
-	KUNIT_EXPECT_EQ(test, smbd_frag_safe_max_recv_size(c->credits,
+	KUNIT_EXPECT_EQ(test, smbdx_frag_safe_max_recv_size(c->credits,
 							   c->recv_size, &size),
 			c->want);
 	KUNIT_EXPECT_EQ(test, size, c->size);
@@ -562,19 +563,19 @@ static void frag_safe_size_holds_half(struct kunit *test)
 	unsigned int i;
 	u16 n;
 	u32 size;
-	struct smbd_frag f;
+	struct smbdx_frag f;
 
-	KUNIT_ASSERT_EQ(test, smbd_frag_init(&f, 1048576, 1364, 1048576),
-			SMBD_OK);
-	KUNIT_EXPECT_GT(test, smbd_frag_count(&f), 255);
+	KUNIT_ASSERT_EQ(test, smbdx_frag_init(&f, 1048576, 1364, 1048576),
+			SMBDX_OK);
+	KUNIT_EXPECT_GT(test, smbdx_frag_count(&f), 255);
 
 	for (i = 0; i < ARRAY_SIZE(recv_sizes); i++) {
 		for (n = 2; n <= 512; n++) {
-			smbd_frag_safe_max_recv_size(n, recv_sizes[i], &size);
-			KUNIT_ASSERT_EQ(test, smbd_frag_init(&f, size,
+			smbdx_frag_safe_max_recv_size(n, recv_sizes[i], &size);
+			KUNIT_ASSERT_EQ(test, smbdx_frag_init(&f, size,
 							     recv_sizes[i],
-							     size), SMBD_OK);
-			KUNIT_ASSERT_LE(test, smbd_frag_count(&f) - !size,
+							     size), SMBDX_OK);
+			KUNIT_ASSERT_LE(test, smbdx_frag_count(&f) - !size,
 					n / 2U);
 		}
 	}

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Live KUnit suite for buffer registration and RDMA read/write (MS-SMBD
- * 3.1.4.3-3.1.4.6): a client registers buffers with smbd_register() and
+ * 3.1.4.3-3.1.4.6): a client registers buffers with smbdx_register() and
  * the accepted server connection, playing the peer, RDMA-writes into them
- * and RDMA-reads from them with smbd_rdma_write()/smbd_rdma_read(), on
+ * and RDMA-reads from them with smbdx_rdma_write()/smbdx_rdma_read(), on
  * each soft RDMA device of the test VM (rxe: RoCE, siw: iWARP).
  *
  * Cases: sizes from 1 byte to 8 MiB, in one virtually contiguous buffer
@@ -11,7 +11,7 @@
  * offsets and lengths; remote invalidation (Send with Invalidate of the
  * registration's token) on and off, checked with the MR counters; access
  * with a descriptor that was deregistered fails and kills only that
- * connection pair; pool exhaustion makes SMBD_REG_NOWAIT fail with -EAGAIN
+ * connection pair; pool exhaustion makes SMBDX_REG_NOWAIT fail with -EAGAIN
  * and a blocking registration wait until an MR comes back; a registration
  * needing more MRs than the pool has is refused; bad descriptors and a
  * size above MaxReadWriteSize are local errors that keep the connection;
@@ -23,7 +23,7 @@
  * after writing: on iWARP a Write completes when sent, not when placed.
  *
  * Concurrency: only the test thread and, in the exhaustion case, one
- * kthread that blocks in smbd_register() use the API; the results are
+ * kthread that blocks in smbdx_register() use the API; the results are
  * handed over with a completion.
  */
 
@@ -160,55 +160,55 @@ static void rl_check(struct kunit *test, const u8 *p, u32 len, u32 seed,
 			    what, bad, len, first);
 }
 
-static struct smbd_reg *rl_register(struct kunit *test, struct smbd_conn *conn,
+static struct smbdx_reg *rl_register(struct kunit *test, struct smbdx_conn *conn,
 				    struct rl_buf *b, unsigned int flags)
 {
-	struct smbd_reg *reg;
+	struct smbdx_reg *reg;
 	struct iov_iter it;
 	struct kvec kv;
 
-	rl_buf_iter(b, &it, &kv, (flags & SMBD_REG_REMOTE_WRITE) ?
+	rl_buf_iter(b, &it, &kv, (flags & SMBDX_REG_REMOTE_WRITE) ?
 		    ITER_DEST : ITER_SOURCE);
-	reg = smbd_register(conn, &it, flags);
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(reg), "smbd_register %u bytes: %ld",
+	reg = smbdx_register(conn, &it, flags);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(reg), "smbdx_register %u bytes: %ld",
 			       b->len, PTR_ERR(reg));
 	KUNIT_EXPECT_EQ(test, iov_iter_count(&it), (size_t)0);
-	KUNIT_EXPECT_EQ(test, smbd_reg_len(reg), b->len);
+	KUNIT_EXPECT_EQ(test, smbdx_reg_len(reg), b->len);
 	return reg;
 }
 
 /* The descriptors cover exactly the buffer, in order. */
-static void rl_check_descs(struct kunit *test, struct smbd_reg *reg, u32 len)
+static void rl_check_descs(struct kunit *test, struct smbdx_reg *reg, u32 len)
 {
-	const struct smbd_buffer_desc_v1 *d;
+	const struct smbdx_buffer_desc_v1 *d;
 	u64 total = 0;
 	u32 n, i;
 
-	d = smbd_reg_descs(reg, &n);
+	d = smbdx_reg_descs(reg, &n);
 	KUNIT_ASSERT_GE(test, n, 1U);
 	for (i = 0; i < n; i++) {
 		KUNIT_EXPECT_GT(test, le32_to_cpu(d[i].length), 0U);
 		total += le32_to_cpu(d[i].length);
 	}
 	KUNIT_EXPECT_EQ(test, total, (u64)len);
-	KUNIT_EXPECT_EQ(test, smbd_reg_token(reg), le32_to_cpu(d[0].token));
+	KUNIT_EXPECT_EQ(test, smbdx_reg_token(reg), le32_to_cpu(d[0].token));
 }
 
-static int rl_peer_io(struct smbd_conn *peer, struct smbd_reg *reg, u64 off,
+static int rl_peer_io(struct smbdx_conn *peer, struct smbdx_reg *reg, u64 off,
 		      void *data, u32 len, bool write)
 {
-	const struct smbd_buffer_desc_v1 *d;
+	const struct smbdx_buffer_desc_v1 *d;
 	struct kvec kv = { .iov_base = data, .iov_len = len };
 	struct iov_iter it;
 	u32 n;
 
-	d = smbd_reg_descs(reg, &n);
+	d = smbdx_reg_descs(reg, &n);
 	if (write) {
 		iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, len);
-		return smbd_rdma_write(peer, &it, d, n, off);
+		return smbdx_rdma_write(peer, &it, d, n, off);
 	}
 	iov_iter_kvec(&it, ITER_DEST, &kv, 1, len);
-	return smbd_rdma_read(peer, &it, d, n, off);
+	return smbdx_rdma_read(peer, &it, d, n, off);
 }
 
 /*
@@ -219,20 +219,20 @@ static int rl_peer_io(struct smbd_conn *peer, struct smbd_reg *reg, u64 off,
  * has been placed: without the reply the owner could look at, or
  * invalidate, its buffer before the data arrived.
  */
-static void rl_peer_reply(struct kunit *test, struct smbd_conn *peer,
-			  struct smbd_conn *owner)
+static void rl_peer_reply(struct kunit *test, struct smbdx_conn *peer,
+			  struct smbdx_conn *owner)
 {
 	char data[] = "written";
 	struct kvec kv = { .iov_base = data, .iov_len = sizeof(data) };
-	struct smbd_msg *msg;
+	struct smbdx_msg *msg;
 	struct iov_iter it;
 
 	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, sizeof(data));
-	KUNIT_ASSERT_EQ(test, smbd_send(peer, &it, 0, 0), 0);
-	KUNIT_ASSERT_EQ(test, smbd_recv_msg(owner, msecs_to_jiffies(timeout_ms),
+	KUNIT_ASSERT_EQ(test, smbdx_send(peer, &it, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, smbdx_recv_msg(owner, msecs_to_jiffies(timeout_ms),
 					    &msg), 0);
-	KUNIT_EXPECT_EQ(test, smbd_msg_len(msg), (u32)sizeof(data));
-	smbd_msg_free(msg);
+	KUNIT_EXPECT_EQ(test, smbdx_msg_len(msg), (u32)sizeof(data));
+	smbdx_msg_free(msg);
 }
 
 /*
@@ -244,19 +244,19 @@ static void rl_roundtrip(struct kunit *test, struct tl_pair *p, u32 len,
 {
 	struct rl_buf *b = rl_buf_new(test, len, scattered, scattered ? 100 : 0);
 	u8 *tmp = vmalloc(len);
-	struct smbd_reg *reg;
+	struct smbdx_reg *reg;
 	int rc;
 
 	KUNIT_ASSERT_NOT_NULL(test, tmp);
 
 	/* The peer writes into a buffer it may only write. */
-	reg = rl_register(test, p->cli, b, SMBD_REG_REMOTE_WRITE);
+	reg = rl_register(test, p->cli, b, SMBDX_REG_REMOTE_WRITE);
 	rl_check_descs(test, reg, len);
 	rl_fill(tmp, len, seed);
 	rc = rl_peer_io(p->srvc, reg, 0, tmp, len, true);
 	KUNIT_EXPECT_EQ_MSG(test, rc, 0, "RDMA write of %u bytes", len);
 	rl_peer_reply(test, p->srvc, p->cli);
-	KUNIT_EXPECT_EQ(test, smbd_deregister(reg), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_deregister(reg), 0);
 	memset(tmp, 0, len);
 	rl_buf_copy(test, b, 0, tmp, len, false);
 	rl_check(test, tmp, len, seed, scattered ? "write, scattered" :
@@ -265,19 +265,19 @@ static void rl_roundtrip(struct kunit *test, struct tl_pair *p, u32 len,
 	/* The peer reads a buffer it may only read. */
 	rl_fill(tmp, len, seed + 1);
 	rl_buf_copy(test, b, 0, tmp, len, true);
-	reg = rl_register(test, p->cli, b, SMBD_REG_REMOTE_READ);
+	reg = rl_register(test, p->cli, b, SMBDX_REG_REMOTE_READ);
 	memset(tmp, 0, len);
 	rc = rl_peer_io(p->srvc, reg, 0, tmp, len, false);
 	KUNIT_EXPECT_EQ_MSG(test, rc, 0, "RDMA read of %u bytes", len);
-	KUNIT_EXPECT_EQ(test, smbd_deregister(reg), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_deregister(reg), 0);
 	rl_check(test, tmp, len, seed + 1, scattered ? "read, scattered" :
 		 "read, contiguous");
 	vfree(tmp);
-	KUNIT_EXPECT_EQ(test, smbd_conn_error(p->cli), 0);
-	KUNIT_EXPECT_EQ(test, smbd_conn_error(p->srvc), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p->cli), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p->srvc), 0);
 }
 
-static void smbd_rdma_sizes(struct kunit *test)
+static void smbdx_rdma_sizes(struct kunit *test)
 {
 	static const u32 sizes[] = {
 		1, 100, 4095, 4096, 4097, 65536, 65536 + 123, 1048576,
@@ -291,19 +291,19 @@ static void smbd_rdma_sizes(struct kunit *test)
 		rl_roundtrip(test, &p, sizes[i], false, i);
 		rl_roundtrip(test, &p, sizes[i], true, 100 + i);
 	}
-	KUNIT_EXPECT_EQ(test, smbd_test_stat(p.cli, SMBD_STAT_MR_REGISTRATIONS),
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p.cli, SMBDX_STAT_MR_REGISTRATIONS),
 			(u64)ARRAY_SIZE(sizes) * 4);
-	KUNIT_EXPECT_EQ(test, smbd_test_stat(p.srvc, SMBD_STAT_RDMA_WRITES),
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p.srvc, SMBDX_STAT_RDMA_WRITES),
 			(u64)ARRAY_SIZE(sizes) * 2);
-	KUNIT_EXPECT_EQ(test, smbd_test_stat(p.srvc, SMBD_STAT_RDMA_READS),
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p.srvc, SMBDX_STAT_RDMA_READS),
 			(u64)ARRAY_SIZE(sizes) * 2);
 	/* No remote invalidation here: every MR was invalidated locally. */
-	KUNIT_EXPECT_EQ(test, smbd_test_stat(p.cli, SMBD_STAT_MR_REMOTE_INV), 0ULL);
-	KUNIT_EXPECT_GE(test, smbd_test_stat(p.cli, SMBD_STAT_MR_LOCAL_INV),
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p.cli, SMBDX_STAT_MR_REMOTE_INV), 0ULL);
+	KUNIT_EXPECT_GE(test, smbdx_test_stat(p.cli, SMBDX_STAT_MR_LOCAL_INV),
 			(u64)ARRAY_SIZE(sizes) * 4);
 }
 
-/* A source for the peer's RDMA Write: see smbd_rdma_write_sources(). */
+/* A source for the peer's RDMA Write: see smbdx_rdma_write_sources(). */
 struct rl_src {
 	void *flat;		/* vmalloc kind */
 	struct page *high;	/* contiguous kind: one high-order page */
@@ -392,13 +392,13 @@ static void rl_src_new(struct kunit *test, struct rl_src *s, int kind,
  * through a local MR and the others through rdma_rw's SGE lists (one entry;
  * gaps); on RoCE all of them through the SGE lists.
  */
-static void smbd_rdma_write_sources(struct kunit *test)
+static void smbdx_rdma_write_sources(struct kunit *test)
 {
 	const struct tl_dev *d = test->param_value;
 	const u32 len = 1048576 + 5;
 	struct rl_buf *b = rl_buf_new(test, len, true, 0);
 	static const char * const what[] = { "vmalloc", "contiguous", "gappy" };
-	const struct smbd_buffer_desc_v1 *descs;
+	const struct smbdx_buffer_desc_v1 *descs;
 	u8 *tmp = vmalloc(len);
 	struct tl_pair p;
 	int kind;
@@ -406,8 +406,8 @@ static void smbd_rdma_write_sources(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, tmp);
 	tl_pair_up(test, &p, NULL, NULL);
 	for (kind = 0; kind < 3; kind++) {
-		u64 lmrs = smbd_test_stat(p.srvc, SMBD_STAT_RDMA_LOCAL_MRS);
-		struct smbd_reg *reg;
+		u64 lmrs = smbdx_test_stat(p.srvc, SMBDX_STAT_RDMA_LOCAL_MRS);
+		struct smbdx_reg *reg;
 		struct iov_iter it;
 		struct rl_src *src = kunit_kzalloc(test, sizeof(*src),
 						   GFP_KERNEL);
@@ -417,34 +417,34 @@ static void smbd_rdma_write_sources(struct kunit *test)
 
 		KUNIT_ASSERT_NOT_NULL(test, src);
 		rl_src_new(test, src, kind, len, 40 + kind, &it, &kv);
-		reg = rl_register(test, p.cli, b, SMBD_REG_REMOTE_WRITE);
-		descs = smbd_reg_descs(reg, &n);
-		rc = smbd_rdma_write(p.srvc, &it, descs, n, 0);
+		reg = rl_register(test, p.cli, b, SMBDX_REG_REMOTE_WRITE);
+		descs = smbdx_reg_descs(reg, &n);
+		rc = smbdx_rdma_write(p.srvc, &it, descs, n, 0);
 		KUNIT_EXPECT_EQ_MSG(test, rc, 0, "write from %s", what[kind]);
 		KUNIT_EXPECT_EQ(test, iov_iter_count(&it), (size_t)0);
 		rl_peer_reply(test, p.srvc, p.cli);
-		KUNIT_EXPECT_EQ(test, smbd_deregister(reg), 0);
+		KUNIT_EXPECT_EQ(test, smbdx_deregister(reg), 0);
 		memset(tmp, 0, len);
 		rl_buf_copy(test, b, 0, tmp, len, false);
 		rl_check(test, tmp, len, 40 + kind, what[kind]);
-		lmrs = smbd_test_stat(p.srvc, SMBD_STAT_RDMA_LOCAL_MRS) - lmrs;
+		lmrs = smbdx_test_stat(p.srvc, SMBDX_STAT_RDMA_LOCAL_MRS) - lmrs;
 		if (d->iwarp && kind == 0)
 			KUNIT_EXPECT_GT_MSG(test, lmrs, 0ULL, "%s", what[kind]);
 		else
 			KUNIT_EXPECT_EQ_MSG(test, lmrs, 0ULL, "%s", what[kind]);
 	}
 	vfree(tmp);
-	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.cli), 0);
-	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.srvc), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.cli), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.srvc), 0);
 }
 
 /* Random sub-ranges of a scattered 1 MiB buffer, both directions. */
-static void smbd_rdma_random_offsets(struct kunit *test)
+static void smbdx_rdma_random_offsets(struct kunit *test)
 {
 	const u32 len = 1048576 + 333;
 	struct rnd_state rnd;
 	struct rl_buf *b;
-	struct smbd_reg *wreg, *rreg;
+	struct smbdx_reg *wreg, *rreg;
 	struct tl_pair p;
 	u8 *src, *chk;
 	u32 i, off, n;
@@ -455,8 +455,8 @@ static void smbd_rdma_random_offsets(struct kunit *test)
 	b = rl_buf_new(test, len, true, 1000);
 	src = tl_kvmalloc(test, len);
 	chk = tl_kvmalloc(test, len);
-	wreg = rl_register(test, p.cli, b, SMBD_REG_REMOTE_WRITE |
-			   SMBD_REG_REMOTE_READ);
+	wreg = rl_register(test, p.cli, b, SMBDX_REG_REMOTE_WRITE |
+			   SMBDX_REG_REMOTE_READ);
 	for (i = 0; i < 24; i++) {
 		off = prandom_u32_state(&rnd) % len;
 		n = 1 + prandom_u32_state(&rnd) % (len - off);
@@ -473,10 +473,10 @@ static void smbd_rdma_random_offsets(struct kunit *test)
 		KUNIT_ASSERT_EQ_MSG(test, rc, 0, "read %u at %u", n, off);
 		rl_check(test, chk, n, i, "random read");
 	}
-	KUNIT_EXPECT_EQ(test, smbd_deregister(wreg), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_deregister(wreg), 0);
 
 	/* A read-only registration: reading past its end is refused locally. */
-	rreg = rl_register(test, p.cli, b, SMBD_REG_REMOTE_READ);
+	rreg = rl_register(test, p.cli, b, SMBDX_REG_REMOTE_READ);
 	KUNIT_EXPECT_EQ(test, rl_peer_io(p.srvc, rreg, len, chk, 1, false),
 			-ERANGE);
 	KUNIT_EXPECT_EQ(test, rl_peer_io(p.srvc, rreg, len - 10, chk, 11, false),
@@ -484,17 +484,17 @@ static void smbd_rdma_random_offsets(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rl_peer_io(p.srvc, rreg, U64_MAX, chk, 2, false),
 			-EOVERFLOW);
 	KUNIT_EXPECT_EQ(test, rl_peer_io(p.srvc, rreg, len, chk, 0, false), 0);
-	KUNIT_EXPECT_EQ(test, smbd_test_stat(p.srvc, SMBD_STAT_RW_BAD_DESC), 3ULL);
-	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.srvc), 0);
-	KUNIT_EXPECT_EQ(test, smbd_deregister(rreg), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p.srvc, SMBDX_STAT_RW_BAD_DESC), 3ULL);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.srvc), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_deregister(rreg), 0);
 }
 
 /* Send with Invalidate of the token, then deregistration skips LOCAL_INV. */
-static void smbd_rdma_remote_invalidation(struct kunit *test)
+static void smbdx_rdma_remote_invalidation(struct kunit *test)
 {
 	struct rl_buf *b;
-	struct smbd_reg *reg;
-	struct smbd_msg *msg;
+	struct smbdx_reg *reg;
+	struct smbdx_msg *msg;
 	struct tl_pair p;
 	struct kvec kv;
 	struct iov_iter it;
@@ -509,8 +509,8 @@ static void smbd_rdma_remote_invalidation(struct kunit *test)
 		bool remote = round == 0;
 
 		b = rl_buf_new(test, 4096, false, 0);
-		reg = rl_register(test, p.cli, b, SMBD_REG_REMOTE_WRITE);
-		tok = smbd_reg_token(reg);
+		reg = rl_register(test, p.cli, b, SMBDX_REG_REMOTE_WRITE);
+		tok = smbdx_reg_token(reg);
 		rl_fill(buf, 4096, 7 + round);
 		KUNIT_ASSERT_EQ(test, rl_peer_io(p.srvc, reg, 0, buf, 4096, true), 0);
 
@@ -519,26 +519,26 @@ static void smbd_rdma_remote_invalidation(struct kunit *test)
 		kv.iov_base = data;
 		kv.iov_len = sizeof(data);
 		iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, sizeof(data));
-		rc = smbd_send(p.srvc, &it, tok, remote ? SMBD_SEND_INVALIDATE : 0);
+		rc = smbdx_send(p.srvc, &it, tok, remote ? SMBDX_SEND_INVALIDATE : 0);
 		KUNIT_ASSERT_EQ(test, rc, 0);
-		rc = smbd_recv_msg(p.cli, msecs_to_jiffies(timeout_ms), &msg);
+		rc = smbdx_recv_msg(p.cli, msecs_to_jiffies(timeout_ms), &msg);
 		KUNIT_ASSERT_EQ(test, rc, 0);
-		KUNIT_EXPECT_EQ(test, smbd_msg_invalidated(msg, &token), remote);
+		KUNIT_EXPECT_EQ(test, smbdx_msg_invalidated(msg, &token), remote);
 		if (remote)
 			KUNIT_EXPECT_EQ(test, token, tok);
-		smbd_msg_free(msg);
+		smbdx_msg_free(msg);
 
-		KUNIT_EXPECT_EQ(test, smbd_test_stat(p.cli, SMBD_STAT_MR_REMOTE_INV),
+		KUNIT_EXPECT_EQ(test, smbdx_test_stat(p.cli, SMBDX_STAT_MR_REMOTE_INV),
 				1ULL);
-		linv = smbd_test_stat(p.cli, SMBD_STAT_MR_LOCAL_INV);
-		KUNIT_EXPECT_EQ(test, smbd_deregister(reg), 0);
-		KUNIT_EXPECT_EQ(test, smbd_test_stat(p.cli, SMBD_STAT_MR_LOCAL_INV),
+		linv = smbdx_test_stat(p.cli, SMBDX_STAT_MR_LOCAL_INV);
+		KUNIT_EXPECT_EQ(test, smbdx_deregister(reg), 0);
+		KUNIT_EXPECT_EQ(test, smbdx_test_stat(p.cli, SMBDX_STAT_MR_LOCAL_INV),
 				linv + (remote ? 0 : 1));
 		rl_buf_copy(test, b, 0, buf, 4096, false);
 		rl_check(test, buf, 4096, 7 + round, "data under invalidation");
 	}
-	KUNIT_EXPECT_EQ(test, smbd_test_stat(p.srvc, SMBD_STAT_TX_INVALIDATE), 1ULL);
-	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.cli), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p.srvc, SMBDX_STAT_TX_INVALIDATE), 1ULL);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.cli), 0);
 }
 
 /* Both ends of @p failed within timeout_ms. */
@@ -546,7 +546,7 @@ static bool rl_pair_dies(struct tl_pair *p)
 {
 	unsigned long end = jiffies + msecs_to_jiffies(timeout_ms);
 
-	while (!smbd_conn_error(p->srvc) || !smbd_conn_error(p->cli)) {
+	while (!smbdx_conn_error(p->srvc) || !smbdx_conn_error(p->cli)) {
 		if (time_after(jiffies, end))
 			return false;
 		msleep(20);
@@ -555,13 +555,13 @@ static bool rl_pair_dies(struct tl_pair *p)
 }
 
 /* Access with a deregistered descriptor fails and kills only that pair. */
-static void smbd_rdma_stale_descriptor(struct kunit *test)
+static void smbdx_rdma_stale_descriptor(struct kunit *test)
 {
 	const struct tl_dev *dev = test->param_value;
-	const struct smbd_buffer_desc_v1 *d;
-	struct smbd_buffer_desc_v1 old[4];
+	const struct smbdx_buffer_desc_v1 *d;
+	struct smbdx_buffer_desc_v1 old[4];
 	struct tl_pair p, q;
-	struct smbd_reg *reg;
+	struct smbdx_reg *reg;
 	struct rl_buf *b;
 	struct kvec kv;
 	struct iov_iter it;
@@ -577,17 +577,17 @@ static void smbd_rdma_stale_descriptor(struct kunit *test)
 
 	buf = tl_kvmalloc(test, 8192);
 	b = rl_buf_new(test, 8192, false, 0);
-	reg = rl_register(test, p.cli, b, SMBD_REG_REMOTE_WRITE);
-	d = smbd_reg_descs(reg, &n);
+	reg = rl_register(test, p.cli, b, SMBDX_REG_REMOTE_WRITE);
+	d = smbdx_reg_descs(reg, &n);
 	KUNIT_ASSERT_LE(test, n, (u32)ARRAY_SIZE(old));
 	memcpy(old, d, n * sizeof(*d));
-	KUNIT_ASSERT_EQ(test, smbd_deregister(reg), 0);
+	KUNIT_ASSERT_EQ(test, smbdx_deregister(reg), 0);
 
 	rl_fill(buf, 8192, 3);
 	kv.iov_base = buf;
 	kv.iov_len = 8192;
 	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, 8192);
-	rc = smbd_rdma_write(p.srvc, &it, old, n, 0);
+	rc = smbdx_rdma_write(p.srvc, &it, old, n, 0);
 	/*
 	 * On IB/RoCE the target's NAK fails the write itself. On iWARP a
 	 * write completes once sent; the target then terminates the
@@ -604,20 +604,20 @@ static void smbd_rdma_stale_descriptor(struct kunit *test)
 	/* The other pair still moves data both ways. */
 	b = rl_buf_new(test, 8192, true, 0);
 	rl_fill(buf, 8192, 4);
-	reg = rl_register(test, q.cli, b, SMBD_REG_REMOTE_WRITE);
+	reg = rl_register(test, q.cli, b, SMBDX_REG_REMOTE_WRITE);
 	KUNIT_EXPECT_EQ(test, rl_peer_io(q.srvc, reg, 0, buf, 8192, true), 0);
 	rl_peer_reply(test, q.srvc, q.cli);
-	KUNIT_EXPECT_EQ(test, smbd_deregister(reg), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_deregister(reg), 0);
 	rl_buf_copy(test, b, 0, buf, 8192, false);
 	rl_check(test, buf, 8192, 4, "other connection");
-	KUNIT_EXPECT_EQ(test, smbd_conn_error(q.cli), 0);
-	KUNIT_EXPECT_EQ(test, smbd_conn_error(q.srvc), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(q.cli), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(q.srvc), 0);
 }
 
 struct rl_waiter {
-	struct smbd_conn *conn;
+	struct smbdx_conn *conn;
 	struct rl_buf *buf;
-	struct smbd_reg *reg;
+	struct smbdx_reg *reg;
 	struct completion started;
 	struct completion done;
 };
@@ -630,22 +630,22 @@ static int rl_waiter_fn(void *data)
 
 	rl_buf_iter(w->buf, &it, &kv, ITER_DEST);
 	complete(&w->started);
-	w->reg = smbd_register(w->conn, &it, SMBD_REG_REMOTE_WRITE);
+	w->reg = smbdx_register(w->conn, &it, SMBDX_REG_REMOTE_WRITE);
 	complete(&w->done);
 	return 0;
 }
 
 /* Exhaust the pool: NOWAIT fails, a blocking registration waits. */
-static void smbd_rdma_pool_exhaustion(struct kunit *test)
+static void smbdx_rdma_pool_exhaustion(struct kunit *test)
 {
-	struct smbd_reg **regs;
+	struct smbdx_reg **regs;
 	struct rl_waiter w = {};
 	struct task_struct *t;
 	struct rl_buf *b, *gappy;
 	struct iov_iter it;
 	struct kvec kv;
 	struct tl_pair p;
-	struct smbd_reg *r;
+	struct smbdx_reg *r;
 	u32 i, n = 0, max = 1024;
 
 	tl_pair_up(test, &p, NULL, NULL);
@@ -654,8 +654,8 @@ static void smbd_rdma_pool_exhaustion(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, regs);
 	for (;;) {
 		rl_buf_iter(b, &it, &kv, ITER_DEST);
-		r = smbd_register(p.cli, &it, SMBD_REG_REMOTE_WRITE |
-				  SMBD_REG_NOWAIT);
+		r = smbdx_register(p.cli, &it, SMBDX_REG_REMOTE_WRITE |
+				  SMBDX_REG_NOWAIT);
 		if (IS_ERR(r))
 			break;
 		KUNIT_ASSERT_LT(test, n, max);
@@ -673,7 +673,7 @@ static void smbd_rdma_pool_exhaustion(struct kunit *test)
 	}
 	gappy->len = 100 * gappy->nbv;
 	rl_buf_iter(gappy, &it, &kv, ITER_DEST);
-	r = smbd_register(p.cli, &it, SMBD_REG_REMOTE_WRITE);
+	r = smbdx_register(p.cli, &it, SMBDX_REG_REMOTE_WRITE);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(r), -EMSGSIZE);
 
 	w.conn = p.cli;
@@ -687,24 +687,24 @@ static void smbd_rdma_pool_exhaustion(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wait_for_completion_timeout(&w.done,
 							  msecs_to_jiffies(500)),
 			0UL);
-	KUNIT_EXPECT_EQ(test, smbd_deregister(regs[--n]), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_deregister(regs[--n]), 0);
 	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&w.done,
 							  msecs_to_jiffies(timeout_ms)),
 			0UL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(w.reg));
-	KUNIT_EXPECT_GE(test, smbd_test_stat(p.cli, SMBD_STAT_MR_REG_WAITS), 1ULL);
-	KUNIT_EXPECT_EQ(test, smbd_deregister(w.reg), 0);
+	KUNIT_EXPECT_GE(test, smbdx_test_stat(p.cli, SMBDX_STAT_MR_REG_WAITS), 1ULL);
+	KUNIT_EXPECT_EQ(test, smbdx_deregister(w.reg), 0);
 	while (n)
-		KUNIT_EXPECT_EQ(test, smbd_deregister(regs[--n]), 0);
-	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.cli), 0);
+		KUNIT_EXPECT_EQ(test, smbdx_deregister(regs[--n]), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.cli), 0);
 }
 
 /* Local refusals keep the connection; above MaxReadWriteSize too. */
-static void smbd_rdma_local_errors(struct kunit *test)
+static void smbdx_rdma_local_errors(struct kunit *test)
 {
-	struct smbd_conn_info info;
-	struct smbd_buffer_desc_v1 d[2];
-	struct smbd_reg *reg;
+	struct smbdx_conn_info info;
+	struct smbdx_buffer_desc_v1 d[2];
+	struct smbdx_reg *reg;
 	struct rl_buf *b;
 	struct tl_pair p;
 	struct iov_iter it;
@@ -712,46 +712,46 @@ static void smbd_rdma_local_errors(struct kunit *test)
 	u8 *big;
 
 	tl_pair_up(test, &p, NULL, NULL);
-	KUNIT_ASSERT_EQ(test, smbd_conn_query(p.srvc, &info), 0);
+	KUNIT_ASSERT_EQ(test, smbdx_conn_query(p.srvc, &info), 0);
 	big = tl_kvmalloc(test, info.params.max_read_write_size + 1);
 	b = rl_buf_new(test, info.params.max_read_write_size + 1, false, 0);
-	reg = rl_register(test, p.cli, b, SMBD_REG_REMOTE_WRITE);
+	reg = rl_register(test, p.cli, b, SMBDX_REG_REMOTE_WRITE);
 	KUNIT_EXPECT_EQ(test, rl_peer_io(p.srvc, reg, 0, big,
 					 info.params.max_read_write_size + 1,
 					 true), -EMSGSIZE);
-	KUNIT_EXPECT_EQ(test, smbd_test_stat(p.srvc, SMBD_STAT_RW_TOO_BIG), 1ULL);
-	KUNIT_EXPECT_EQ(test, smbd_deregister(reg), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p.srvc, SMBDX_STAT_RW_TOO_BIG), 1ULL);
+	KUNIT_EXPECT_EQ(test, smbdx_deregister(reg), 0);
 
 	/* Zero descriptors, and an Offset + Length that overflows. */
 	kv.iov_base = big;
 	kv.iov_len = 16;
 	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, 16);
-	KUNIT_EXPECT_EQ(test, smbd_rdma_write(p.srvc, &it, d, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, smbdx_rdma_write(p.srvc, &it, d, 0, 0), -EINVAL);
 	d[0].offset = cpu_to_le64(U64_MAX - 4);
 	d[0].token = cpu_to_le32(1);
 	d[0].length = cpu_to_le32(16);
-	KUNIT_EXPECT_EQ(test, smbd_rdma_write(p.srvc, &it, d, 1, 0), -EOVERFLOW);
+	KUNIT_EXPECT_EQ(test, smbdx_rdma_write(p.srvc, &it, d, 1, 0), -EOVERFLOW);
 
 	/* Flags: no access, unknown bits, empty buffer. */
 	rl_buf_iter(b, &it, &kv, ITER_DEST);
-	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(smbd_register(p.cli, &it, 0)),
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(smbdx_register(p.cli, &it, 0)),
 			-EINVAL);
-	reg = smbd_register(p.cli, &it, 0x80 | SMBD_REG_REMOTE_READ);
+	reg = smbdx_register(p.cli, &it, 0x80 | SMBDX_REG_REMOTE_READ);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(reg), -EINVAL);
 	iov_iter_kvec(&it, ITER_DEST, &kv, 1, 0);
-	reg = smbd_register(p.cli, &it, SMBD_REG_REMOTE_READ);
+	reg = smbdx_register(p.cli, &it, SMBDX_REG_REMOTE_READ);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(reg), -EINVAL);
-	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.cli), 0);
-	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.srvc), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.cli), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.srvc), 0);
 }
 
 /* A connection destroyed with registrations outstanding. */
-static void smbd_rdma_teardown_outstanding(struct kunit *test)
+static void smbdx_rdma_teardown_outstanding(struct kunit *test)
 {
 	const struct tl_dev *d = test->param_value;
-	struct smbd_reg *regs[3];
+	struct smbdx_reg *regs[3];
 	struct tl_server *srv;
-	struct smbd_conn *cli, *srvc;
+	struct smbdx_conn *cli, *srvc;
 	struct sockaddr_in sin;
 	struct rl_buf *b;
 	int i;
@@ -759,42 +759,43 @@ static void smbd_rdma_teardown_outstanding(struct kunit *test)
 	tl_addr(test, d, &sin);
 	srv = tl_listen(test, &sin, NULL, &tl_pull_ops);
 	/* Not through tl_connect: this test destroys it itself. */
-	cli = smbd_connect(&init_net, (struct sockaddr *)&sin, NULL, NULL, NULL,
+	cli = smbdx_connect(&init_net, (struct sockaddr *)&sin, NULL, NULL, NULL,
 			   NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(cli));
 	srvc = tl_accepted(test, srv, 0);
 	for (i = 0; i < 3; i++) {
 		b = rl_buf_new(test, 65536 * (i + 1), i & 1, 0);
-		regs[i] = rl_register(test, cli, b, i == 2 ? SMBD_REG_REMOTE_READ :
-				      SMBD_REG_REMOTE_WRITE);
+		regs[i] = rl_register(test, cli, b, i == 2 ? SMBDX_REG_REMOTE_READ :
+				      SMBDX_REG_REMOTE_WRITE);
 	}
-	smbd_destroy(cli);
+	smbdx_destroy(cli);
 	/* Teardown released them; deregistration now only frees handles. */
 	for (i = 0; i < 3; i++)
-		KUNIT_EXPECT_EQ(test, smbd_deregister(regs[i]), 0);
+		KUNIT_EXPECT_EQ(test, smbdx_deregister(regs[i]), 0);
 	(void)srvc;
 }
 
-static struct kunit_case smbd_rdma_live_cases[] = {
-	KUNIT_CASE_PARAM_ATTR(smbd_rdma_sizes, tl_dev_gen_params,
+static struct kunit_case smbdx_rdma_live_cases[] = {
+	KUNIT_CASE_PARAM_ATTR(smbdx_rdma_sizes, tl_dev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
-	KUNIT_CASE_PARAM(smbd_rdma_write_sources, tl_dev_gen_params),
-	KUNIT_CASE_PARAM(smbd_rdma_random_offsets, tl_dev_gen_params),
-	KUNIT_CASE_PARAM(smbd_rdma_remote_invalidation, tl_dev_gen_params),
-	KUNIT_CASE_PARAM(smbd_rdma_stale_descriptor, tl_dev_gen_params),
-	KUNIT_CASE_PARAM(smbd_rdma_pool_exhaustion, tl_dev_gen_params),
-	KUNIT_CASE_PARAM(smbd_rdma_local_errors, tl_dev_gen_params),
-	KUNIT_CASE_PARAM(smbd_rdma_teardown_outstanding, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbdx_rdma_write_sources, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbdx_rdma_random_offsets, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbdx_rdma_remote_invalidation, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbdx_rdma_stale_descriptor, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbdx_rdma_pool_exhaustion, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbdx_rdma_local_errors, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbdx_rdma_teardown_outstanding, tl_dev_gen_params),
 	{}
 };
 
-static struct kunit_suite smbd_rdma_live_suite = {
+static struct kunit_suite smbdx_rdma_live_suite = {
 	.name = "smbdirect_rdma_live",
-	.test_cases = smbd_rdma_live_cases,
+	.test_cases = smbdx_rdma_live_cases,
 };
 
-kunit_test_suite(smbd_rdma_live_suite);
+kunit_test_suite(smbdx_rdma_live_suite);
 
 MODULE_DESCRIPTION("smbdirect live KUnit tests: registration and RDMA read/write");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS(SMBDX_NS);
+MODULE_IMPORT_NS(SMBDX_NS_NAME(EXPORTED_FOR_KUNIT_TESTING));

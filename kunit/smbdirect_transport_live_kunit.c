@@ -57,27 +57,27 @@ static void tl_fill(u8 *buf, u32 len, u32 seed)
 		buf[i] = tl_byte(seed, i);
 }
 
-static int tl_send(struct smbd_conn *conn, const void *buf, size_t len)
+static int tl_send(struct smbdx_conn *conn, const void *buf, size_t len)
 {
 	struct kvec kv = { .iov_base = (void *)buf, .iov_len = len };
 	struct iov_iter it;
 
 	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, len);
-	return smbd_send(conn, &it, 0, 0);
+	return smbdx_send(conn, &it, 0, 0);
 }
 
-static void tl_send_pattern(struct kunit *test, struct smbd_conn *conn, u8 *buf,
+static void tl_send_pattern(struct kunit *test, struct smbdx_conn *conn, u8 *buf,
 			    u32 len, u32 seed)
 {
 	int rc;
 
 	tl_fill(buf, len, seed);
 	rc = tl_send(conn, buf, len);
-	KUNIT_ASSERT_EQ_MSG(test, rc, 0, "smbd_send of %u bytes", len);
+	KUNIT_ASSERT_EQ_MSG(test, rc, 0, "smbdx_send of %u bytes", len);
 }
 
 /* The next message must be @len bytes of pattern @seed. */
-static void tl_check_msg(struct kunit *test, struct smbd_msg *msg, u8 *buf,
+static void tl_check_msg(struct kunit *test, struct smbdx_msg *msg, u8 *buf,
 			 u32 len, u32 seed)
 {
 	struct kvec kv = { .iov_base = buf, .iov_len = len };
@@ -85,9 +85,9 @@ static void tl_check_msg(struct kunit *test, struct smbd_msg *msg, u8 *buf,
 	u32 i, bad = 0, first = 0;
 	size_t n;
 
-	KUNIT_ASSERT_EQ_MSG(test, smbd_msg_len(msg), len, "message length");
+	KUNIT_ASSERT_EQ_MSG(test, smbdx_msg_len(msg), len, "message length");
 	iov_iter_kvec(&it, ITER_DEST, &kv, 1, len);
-	n = smbd_msg_copy(msg, 0, &it);
+	n = smbdx_msg_copy(msg, 0, &it);
 	KUNIT_ASSERT_EQ(test, n, (size_t)len);
 	for (i = 0; i < len; i++) {
 		if (buf[i] != tl_byte(seed, i)) {
@@ -99,39 +99,39 @@ static void tl_check_msg(struct kunit *test, struct smbd_msg *msg, u8 *buf,
 			    bad, len, first);
 }
 
-static void tl_expect_pull(struct kunit *test, struct smbd_conn *conn, u8 *buf,
+static void tl_expect_pull(struct kunit *test, struct smbdx_conn *conn, u8 *buf,
 			   u32 len, u32 seed)
 {
-	struct smbd_msg *msg;
+	struct smbdx_msg *msg;
 	int rc;
 
-	rc = smbd_recv_msg(conn, msecs_to_jiffies(timeout_ms), &msg);
-	KUNIT_ASSERT_EQ_MSG(test, rc, 0, "smbd_recv_msg waiting for %u bytes", len);
+	rc = smbdx_recv_msg(conn, msecs_to_jiffies(timeout_ms), &msg);
+	KUNIT_ASSERT_EQ_MSG(test, rc, 0, "smbdx_recv_msg waiting for %u bytes", len);
 	tl_check_msg(test, msg, buf, len, seed);
-	smbd_msg_free(msg);
+	smbdx_msg_free(msg);
 }
 
 static void tl_check_params(struct kunit *test, const struct tl_dev *d,
-			    struct smbd_conn *conn, struct smbd_conn *peer)
+			    struct smbdx_conn *conn, struct smbdx_conn *peer)
 {
-	struct smbd_conn_info a, b;
+	struct smbdx_conn_info a, b;
 
-	KUNIT_ASSERT_EQ(test, smbd_conn_query(conn, &a), 0);
-	KUNIT_ASSERT_EQ(test, smbd_conn_query(peer, &b), 0);
-	KUNIT_EXPECT_EQ(test, a.params.protocol, SMBD_VERSION_1_0);
-	KUNIT_EXPECT_EQ(test, a.params.max_send_size, SMBD_DEF_MAX_SEND_SIZE);
-	KUNIT_EXPECT_EQ(test, a.params.max_receive_size, SMBD_DEF_MAX_RECV_SIZE);
+	KUNIT_ASSERT_EQ(test, smbdx_conn_query(conn, &a), 0);
+	KUNIT_ASSERT_EQ(test, smbdx_conn_query(peer, &b), 0);
+	KUNIT_EXPECT_EQ(test, a.params.protocol, SMBDX_VERSION_1_0);
+	KUNIT_EXPECT_EQ(test, a.params.max_send_size, SMBDX_DEF_MAX_SEND_SIZE);
+	KUNIT_EXPECT_EQ(test, a.params.max_receive_size, SMBDX_DEF_MAX_RECV_SIZE);
 	/* Each side's MaxFragmentedSendSize is the other's receive limit. */
 	KUNIT_EXPECT_EQ(test, a.params.max_fragmented_send_size,
 			b.params.max_fragmented_recv_size);
 	KUNIT_EXPECT_EQ(test, b.params.max_fragmented_send_size,
 			a.params.max_fragmented_recv_size);
 	KUNIT_EXPECT_GE(test, a.params.max_fragmented_send_size,
-			(u32)SMBD_PROTO_MIN_FRAG_SIZE);
+			(u32)SMBDX_PROTO_MIN_FRAG_SIZE);
 	KUNIT_EXPECT_EQ(test, a.params.max_read_write_size,
 			b.params.max_read_write_size);
 	KUNIT_EXPECT_EQ(test, a.params.keepalive_interval,
-			(u32)SMBD_DEF_KEEPALIVE_SEC);
+			(u32)SMBDX_DEF_KEEPALIVE_SEC);
 	KUNIT_EXPECT_EQ(test, a.iwarp, d->iwarp);
 	KUNIT_EXPECT_EQ(test, b.iwarp, d->iwarp);
 	KUNIT_EXPECT_STREQ(test, a.device, *d->dev);
@@ -142,7 +142,7 @@ static void tl_check_params(struct kunit *test, const struct tl_dev *d,
 	KUNIT_EXPECT_GT(test, b.ord, 0U);
 }
 
-static void smbd_negotiate_both_ways(struct kunit *test)
+static void smbdx_negotiate_both_ways(struct kunit *test)
 {
 	const struct tl_dev *d = test->param_value;
 	struct tl_pair p;
@@ -150,25 +150,25 @@ static void smbd_negotiate_both_ways(struct kunit *test)
 	tl_pair_up(test, &p, NULL, NULL);
 	tl_check_params(test, d, p.cli, p.srvc);
 	tl_check_params(test, d, p.srvc, p.cli);
-	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.cli), 0);
-	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.srvc), 0);
-	KUNIT_EXPECT_EQ(test, smbd_test_stat(p.cli, SMBD_STAT_TX_NEG_REQ), 1ULL);
-	KUNIT_EXPECT_EQ(test, smbd_test_stat(p.cli, SMBD_STAT_RX_NEG_RESP), 1ULL);
-	KUNIT_EXPECT_EQ(test, smbd_test_stat(p.srvc, SMBD_STAT_RX_NEG_REQ), 1ULL);
-	KUNIT_EXPECT_EQ(test, smbd_test_stat(p.srvc, SMBD_STAT_TX_NEG_RESP), 1ULL);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.cli), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.srvc), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p.cli, SMBDX_STAT_TX_NEG_REQ), 1ULL);
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p.cli, SMBDX_STAT_RX_NEG_RESP), 1ULL);
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p.srvc, SMBDX_STAT_RX_NEG_REQ), 1ULL);
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p.srvc, SMBDX_STAT_TX_NEG_RESP), 1ULL);
 }
 
 /* Every size class, one way; @from sends, @to receives (pull). */
-static void tl_size_classes(struct kunit *test, struct smbd_conn *from,
-			    struct smbd_conn *to, u32 seed0)
+static void tl_size_classes(struct kunit *test, struct smbdx_conn *from,
+			    struct smbdx_conn *to, u32 seed0)
 {
-	struct smbd_conn_info info;
+	struct smbdx_conn_info info;
 	u32 payload, max, sizes[10], n = 0, i;
 	u8 *sbuf, *rbuf;
-	struct smbd_msg *msg;
+	struct smbdx_msg *msg;
 
-	KUNIT_ASSERT_EQ(test, smbd_conn_query(from, &info), 0);
-	payload = info.params.max_send_size - SMBD_DATA_PAYLOAD_OFFSET;
+	KUNIT_ASSERT_EQ(test, smbdx_conn_query(from, &info), 0);
+	payload = info.params.max_send_size - SMBDX_DATA_PAYLOAD_OFFSET;
 	max = info.params.max_fragmented_send_size;
 	sbuf = tl_kvmalloc(test, max + 1);
 	rbuf = tl_kvmalloc(test, max + 1);
@@ -193,25 +193,25 @@ static void tl_size_classes(struct kunit *test, struct smbd_conn *from,
 
 	/* One byte over the peer's MaxFragmentedSize: local error only. */
 	KUNIT_EXPECT_EQ(test, tl_send(from, sbuf, max + 1), -EMSGSIZE);
-	KUNIT_EXPECT_EQ(test, smbd_test_stat(from, SMBD_STAT_LOCAL_TOO_BIG), 1ULL);
-	KUNIT_EXPECT_EQ(test, smbd_conn_error(from), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(from, SMBDX_STAT_LOCAL_TOO_BIG), 1ULL);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(from), 0);
 	tl_send_pattern(test, from, sbuf, 100, seed0 + 99);
 	tl_expect_pull(test, to, rbuf, 100, seed0 + 99);
 	/* Nothing else arrived (the empty message is not delivered). */
-	KUNIT_EXPECT_EQ(test, smbd_recv_msg(to, 0, &msg), -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, smbdx_recv_msg(to, 0, &msg), -ETIMEDOUT);
 }
 
-static void smbd_size_classes_both_ways(struct kunit *test)
+static void smbdx_size_classes_both_ways(struct kunit *test)
 {
 	struct tl_pair p;
 
 	tl_pair_up(test, &p, NULL, NULL);
 	tl_size_classes(test, p.cli, p.srvc, 1000);
 	tl_size_classes(test, p.srvc, p.cli, 2000);
-	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.cli), 0);
-	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.srvc), 0);
-	KUNIT_EXPECT_GE(test, smbd_test_stat(p.cli, SMBD_STAT_TX_EMPTY), 1ULL);
-	KUNIT_EXPECT_GE(test, smbd_test_stat(p.srvc, SMBD_STAT_RX_EMPTY), 1ULL);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.cli), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.srvc), 0);
+	KUNIT_EXPECT_GE(test, smbdx_test_stat(p.cli, SMBDX_STAT_TX_EMPTY), 1ULL);
+	KUNIT_EXPECT_GE(test, smbdx_test_stat(p.srvc, SMBDX_STAT_RX_EMPTY), 1ULL);
 }
 
 static int tl_sink_count(struct tl_sink *sink, int *nlost)
@@ -233,14 +233,14 @@ static bool tl_sink_has(struct tl_sink *sink, int nmsgs, int nlost)
 }
 
 /* Callback form: messages through recv, loss through disconnected. */
-static void smbd_callbacks(struct kunit *test)
+static void smbdx_callbacks(struct kunit *test)
 {
 	const struct tl_dev *d = test->param_value;
 	struct tl_server *srv;
 	struct tl_sink *sink;
-	struct smbd_conn *cli, *srvc;
+	struct smbdx_conn *cli, *srvc;
 	struct sockaddr_in sin;
-	struct smbd_msg *none;
+	struct smbdx_msg *none;
 	struct tl_msg *m;
 	u8 *buf;
 	u32 i, sizes[] = { 1, 1340, 1341, 10000 };
@@ -251,7 +251,7 @@ static void smbd_callbacks(struct kunit *test)
 	srv = tl_listen(test, &sin, NULL, &tl_pull_ops);
 	sink = tl_sink_new(test);
 	cli = tl_connect(test, &sin, NULL, &tl_sink_ops, sink);
-	KUNIT_EXPECT_PTR_EQ(test, smbd_conn_context(cli), (void *)sink);
+	KUNIT_EXPECT_PTR_EQ(test, smbdx_conn_context(cli), (void *)sink);
 	srvc = tl_accepted(test, srv, 0);
 
 	for (i = 0; i < ARRAY_SIZE(sizes); i++)
@@ -266,19 +266,19 @@ static void smbd_callbacks(struct kunit *test)
 		i++;
 	}
 	/* Pull is refused on a connection with a recv callback. */
-	KUNIT_EXPECT_EQ(test, smbd_recv_msg(cli, 0, &none), -EINVAL);
+	KUNIT_EXPECT_EQ(test, smbdx_recv_msg(cli, 0, &none), -EINVAL);
 
 	/* The peer goes away: the loss is reported exactly once. */
-	smbd_disconnect(srvc);
+	smbdx_disconnect(srvc);
 	left = wait_event_timeout(sink->wq, tl_sink_has(sink, 0, 1),
 				  msecs_to_jiffies(timeout_ms));
 	KUNIT_ASSERT_GT_MSG(test, left, 0, "no loss notification");
 	KUNIT_EXPECT_EQ(test, sink->lost, -ECONNRESET);
-	KUNIT_EXPECT_EQ(test, smbd_conn_error(cli), -ECONNRESET);
-	KUNIT_EXPECT_EQ(test, smbd_test_cause(cli), SMBD_CAUSE_PEER_DISCONNECT);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(cli), -ECONNRESET);
+	KUNIT_EXPECT_EQ(test, smbdx_test_cause(cli), SMBDX_CAUSE_PEER_DISCONNECT);
 	KUNIT_EXPECT_EQ(test, tl_send(cli, buf, 10), -ECONNRESET);
-	smbd_disconnect(cli);
-	smbd_disconnect(cli);
+	smbdx_disconnect(cli);
+	smbdx_disconnect(cli);
 	msleep(100);
 	KUNIT_EXPECT_EQ(test, sink->nlost, 1);
 }
@@ -312,7 +312,7 @@ struct tl_raw {
 	struct tl_raw *child;
 	/* A raw server: answer the request with @resp (@resp_len bytes). */
 	bool respond;
-	struct smbd_negotiate_resp resp;
+	struct smbdx_negotiate_resp resp;
 	u32 resp_len;
 };
 
@@ -597,7 +597,7 @@ static u32 tl_raw_recv(struct kunit *test, struct tl_raw *raw)
 	return raw->recv.byte_len;
 }
 
-static void tl_raw_negotiate_req(struct smbd_negotiate_req *req, u16 minv, u16 maxv)
+static void tl_raw_negotiate_req(struct smbdx_negotiate_req *req, u16 minv, u16 maxv)
 {
 	memset(req, 0, sizeof(*req));
 	req->min_version = cpu_to_le16(minv);
@@ -615,10 +615,10 @@ static void tl_raw_expect_disconnect(struct kunit *test, struct tl_raw *raw)
 }
 
 /* A peer that never negotiates is dropped when the passive timer fires. */
-static void smbd_passive_negotiation_timeout(struct kunit *test)
+static void smbdx_passive_negotiation_timeout(struct kunit *test)
 {
 	const struct tl_dev *d = test->param_value;
-	struct smbd_conn_config cfg;
+	struct smbdx_conn_config cfg;
 	struct tl_server *srv;
 	struct sockaddr_in sin;
 	struct tl_raw *raw;
@@ -626,42 +626,42 @@ static void smbd_passive_negotiation_timeout(struct kunit *test)
 	unsigned long start;
 
 	tl_addr(test, d, &sin);
-	smbd_conn_config_init(&cfg);
+	smbdx_conn_config_init(&cfg);
 	cfg.negotiate_timeout_ms = 1000;
 	srv = tl_listen(test, &sin, &cfg, &tl_pull_ops);
-	sin.sin_port = htons(smbd_listener_port(srv->lis));
-	before = smbd_test_global_error_count(SMBD_CAUSE_NEG_TIMEOUT);
+	sin.sin_port = htons(smbdx_listener_port(srv->lis));
+	before = smbdx_test_global_error_count(SMBDX_CAUSE_NEG_TIMEOUT);
 	start = jiffies;
 	raw = tl_raw_connect(test, &sin);
 	tl_raw_expect_disconnect(test, raw);
 	KUNIT_EXPECT_GE_MSG(test, jiffies_to_msecs(jiffies - start), 900U,
 			    "dropped before the timer could fire");
-	KUNIT_EXPECT_EQ(test, smbd_test_global_error_count(SMBD_CAUSE_NEG_TIMEOUT),
+	KUNIT_EXPECT_EQ(test, smbdx_test_global_error_count(SMBDX_CAUSE_NEG_TIMEOUT),
 			before + 1);
 	KUNIT_EXPECT_EQ(test, tl_nconns(srv), 0);
 }
 
 /* 3.1.5.6: a 19-byte request terminates the connection, nothing else. */
-static void smbd_passive_short_request(struct kunit *test)
+static void smbdx_passive_short_request(struct kunit *test)
 {
 	const struct tl_dev *d = test->param_value;
-	struct smbd_negotiate_req req;
+	struct smbdx_negotiate_req req;
 	struct tl_server *srv;
 	struct sockaddr_in sin;
-	struct smbd_conn *cli, *srvc;
+	struct smbdx_conn *cli, *srvc;
 	struct tl_raw *raw;
 	u64 before;
 	u8 buf[64];
 
 	tl_addr(test, d, &sin);
 	srv = tl_listen(test, &sin, NULL, &tl_pull_ops);
-	sin.sin_port = htons(smbd_listener_port(srv->lis));
-	before = smbd_test_global_error_count(SMBD_ERR_NEG_REQ_SHORT);
+	sin.sin_port = htons(smbdx_listener_port(srv->lis));
+	before = smbdx_test_global_error_count(SMBDX_ERR_NEG_REQ_SHORT);
 	raw = tl_raw_connect(test, &sin);
-	tl_raw_negotiate_req(&req, SMBD_VERSION_1_0, SMBD_VERSION_1_0);
+	tl_raw_negotiate_req(&req, SMBDX_VERSION_1_0, SMBDX_VERSION_1_0);
 	tl_raw_send(test, raw, &req, sizeof(req) - 1);
 	tl_raw_expect_disconnect(test, raw);
-	KUNIT_EXPECT_EQ(test, smbd_test_global_error_count(SMBD_ERR_NEG_REQ_SHORT),
+	KUNIT_EXPECT_EQ(test, smbdx_test_global_error_count(SMBDX_ERR_NEG_REQ_SHORT),
 			before + 1);
 
 	/* The listener still serves well-behaved peers. */
@@ -672,11 +672,11 @@ static void smbd_passive_short_request(struct kunit *test)
 }
 
 /* 3.1.5.6 + 3.1.5.3: a version range without 0x0100 gets NOT_SUPPORTED. */
-static void smbd_passive_bad_version(struct kunit *test)
+static void smbdx_passive_bad_version(struct kunit *test)
 {
 	const struct tl_dev *d = test->param_value;
-	struct smbd_negotiate_req req;
-	struct smbd_negotiate_resp *resp;
+	struct smbdx_negotiate_req req;
+	struct smbdx_negotiate_resp *resp;
 	struct tl_server *srv;
 	struct sockaddr_in sin;
 	struct tl_raw *raw;
@@ -685,45 +685,45 @@ static void smbd_passive_bad_version(struct kunit *test)
 
 	tl_addr(test, d, &sin);
 	srv = tl_listen(test, &sin, NULL, &tl_pull_ops);
-	sin.sin_port = htons(smbd_listener_port(srv->lis));
-	before = smbd_test_global_error_count(SMBD_ERR_NEG_REQ_VERSION);
+	sin.sin_port = htons(smbdx_listener_port(srv->lis));
+	before = smbdx_test_global_error_count(SMBDX_ERR_NEG_REQ_VERSION);
 	raw = tl_raw_connect(test, &sin);
 	tl_raw_negotiate_req(&req, 0x0200, 0x0300);
 	tl_raw_send(test, raw, &req, sizeof(req));
 	len = tl_raw_recv(test, raw);
-	KUNIT_ASSERT_EQ(test, len, (u32)SMBD_NEGOTIATE_RESP_LEN);
+	KUNIT_ASSERT_EQ(test, len, (u32)SMBDX_NEGOTIATE_RESP_LEN);
 	resp = raw->buf;
-	KUNIT_EXPECT_EQ(test, le32_to_cpu(resp->status), SMBD_STATUS_NOT_SUPPORTED);
-	KUNIT_EXPECT_EQ(test, le16_to_cpu(resp->min_version), SMBD_VERSION_1_0);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(resp->status), SMBDX_STATUS_NOT_SUPPORTED);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(resp->min_version), SMBDX_VERSION_1_0);
 	KUNIT_EXPECT_EQ(test, le16_to_cpu(resp->credits_granted), 0);
 	tl_raw_expect_disconnect(test, raw);
-	KUNIT_EXPECT_EQ(test, smbd_test_global_error_count(SMBD_ERR_NEG_REQ_VERSION),
+	KUNIT_EXPECT_EQ(test, smbdx_test_global_error_count(SMBDX_ERR_NEG_REQ_VERSION),
 			before + 1);
 	KUNIT_EXPECT_EQ(test, tl_nconns(srv), 0);
 }
 
 /* 3.1.5.8: a misaligned DataOffset after a good negotiation. */
-static void smbd_passive_bad_data_offset(struct kunit *test)
+static void smbdx_passive_bad_data_offset(struct kunit *test)
 {
 	const struct tl_dev *d = test->param_value;
-	struct smbd_negotiate_req req;
-	struct smbd_negotiate_resp *resp;
-	struct smbd_data_transfer dt = {};
+	struct smbdx_negotiate_req req;
+	struct smbdx_negotiate_resp *resp;
+	struct smbdx_data_transfer dt = {};
 	struct tl_server *srv;
 	struct sockaddr_in sin;
-	struct smbd_conn *srvc;
+	struct smbdx_conn *srvc;
 	struct tl_raw *raw;
 	u8 msg[64] = {};
 	u64 before;
 
 	tl_addr(test, d, &sin);
 	srv = tl_listen(test, &sin, NULL, &tl_pull_ops);
-	sin.sin_port = htons(smbd_listener_port(srv->lis));
-	before = smbd_test_global_error_count(SMBD_ERR_DATA_OFFSET_ALIGN);
+	sin.sin_port = htons(smbdx_listener_port(srv->lis));
+	before = smbdx_test_global_error_count(SMBDX_ERR_DATA_OFFSET_ALIGN);
 	raw = tl_raw_connect(test, &sin);
-	tl_raw_negotiate_req(&req, SMBD_VERSION_1_0, SMBD_VERSION_1_0);
+	tl_raw_negotiate_req(&req, SMBDX_VERSION_1_0, SMBDX_VERSION_1_0);
 	tl_raw_send(test, raw, &req, sizeof(req));
-	KUNIT_ASSERT_EQ(test, tl_raw_recv(test, raw), (u32)SMBD_NEGOTIATE_RESP_LEN);
+	KUNIT_ASSERT_EQ(test, tl_raw_recv(test, raw), (u32)SMBDX_NEGOTIATE_RESP_LEN);
 	resp = raw->buf;
 	KUNIT_ASSERT_EQ(test, le32_to_cpu(resp->status), 0U);
 	KUNIT_ASSERT_GT(test, le16_to_cpu(resp->credits_granted), 0);
@@ -735,18 +735,18 @@ static void smbd_passive_bad_data_offset(struct kunit *test)
 	memcpy(msg, &dt, sizeof(dt));
 	tl_raw_send(test, raw, msg, 36);
 	tl_raw_expect_disconnect(test, raw);
-	KUNIT_EXPECT_EQ(test, smbd_test_global_error_count(SMBD_ERR_DATA_OFFSET_ALIGN),
+	KUNIT_EXPECT_EQ(test, smbdx_test_global_error_count(SMBDX_ERR_DATA_OFFSET_ALIGN),
 			before + 1);
-	KUNIT_EXPECT_EQ(test, smbd_conn_error(srvc), -EPROTO);
-	KUNIT_EXPECT_EQ(test, smbd_test_cause(srvc), SMBD_ERR_DATA_OFFSET_ALIGN);
-	KUNIT_EXPECT_EQ(test, smbd_test_error_count(srvc, SMBD_ERR_DATA_OFFSET_ALIGN),
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(srvc), -EPROTO);
+	KUNIT_EXPECT_EQ(test, smbdx_test_cause(srvc), SMBDX_ERR_DATA_OFFSET_ALIGN);
+	KUNIT_EXPECT_EQ(test, smbdx_test_error_count(srvc, SMBDX_ERR_DATA_OFFSET_ALIGN),
 			1ULL);
 }
 
 /* ---- a sending thread, so that one side can block while the test reads ---- */
 
 struct tl_sender {
-	struct smbd_conn *conn;
+	struct smbdx_conn *conn;
 	u32 count;
 	u32 max_size;
 	u32 seed;
@@ -778,19 +778,19 @@ static int tl_sender_fn(void *data)
 	return 0;
 }
 
-/* Cleanup: make the sender's smbd_send() fail if it is stuck, then wait. */
+/* Cleanup: make the sender's smbdx_send() fail if it is stuck, then wait. */
 static void tl_sender_stop(void *data)
 {
 	struct tl_sender *snd = data;
 
 	if (!wait_for_completion_timeout(&snd->done, 0))
-		smbd_disconnect(snd->conn);
+		smbdx_disconnect(snd->conn);
 	wait_for_completion(&snd->done);
 	kvfree(snd->buf);
 }
 
 static struct tl_sender *tl_sender_start(struct kunit *test,
-					 struct smbd_conn *conn, u32 count,
+					 struct smbdx_conn *conn, u32 count,
 					 u32 max_size, u32 seed)
 {
 	struct tl_sender *snd = kunit_kzalloc(test, sizeof(*snd), GFP_KERNEL);
@@ -826,7 +826,7 @@ static void tl_sender_wait(struct kunit *test, struct tl_sender *snd)
 }
 
 /* Receive what a tl_sender sends, checking every byte. */
-static void tl_expect_stream(struct kunit *test, struct smbd_conn *conn,
+static void tl_expect_stream(struct kunit *test, struct smbdx_conn *conn,
 			     u32 count, u32 max_size, u32 seed)
 {
 	u8 *buf = tl_kvmalloc(test, max_size);
@@ -840,7 +840,7 @@ static void tl_expect_stream(struct kunit *test, struct smbd_conn *conn,
 }
 
 /* 10,000 messages of 1..6000 bytes (up to five fragments), all checked. */
-static void smbd_ten_thousand_messages(struct kunit *test)
+static void smbdx_ten_thousand_messages(struct kunit *test)
 {
 	struct tl_sender *snd;
 	struct tl_pair p;
@@ -849,124 +849,124 @@ static void smbd_ten_thousand_messages(struct kunit *test)
 	snd = tl_sender_start(test, p.cli, 10000, 6000, 5000);
 	tl_expect_stream(test, p.srvc, 10000, 6000, 5000);
 	tl_sender_wait(test, snd);
-	KUNIT_EXPECT_EQ(test, smbd_test_stat(p.srvc, SMBD_STAT_RX_MSGS), 10000ULL);
-	KUNIT_EXPECT_EQ(test, smbd_test_stat(p.cli, SMBD_STAT_TX_MSGS), 10000ULL);
-	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.cli), 0);
-	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.srvc), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p.srvc, SMBDX_STAT_RX_MSGS), 10000ULL);
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p.cli, SMBDX_STAT_TX_MSGS), 10000ULL);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.cli), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.srvc), 0);
 }
 
 /* Three credits each way: senders block on credits and always recover. */
-static void smbd_credit_exhaustion(struct kunit *test)
+static void smbdx_credit_exhaustion(struct kunit *test)
 {
-	struct smbd_conn_config cfg;
+	struct smbdx_conn_config cfg;
 	struct tl_sender *a, *b;
 	struct tl_pair p;
-	struct smbd_conn_info info;
+	struct smbdx_conn_info info;
 
-	smbd_conn_config_init(&cfg);
+	smbdx_conn_config_init(&cfg);
 	cfg.proto.recv_credit_max = 3;
 	cfg.proto.send_credit_target = 3;
-	cfg.proto.max_fragmented_recv_size = SMBD_PROTO_MIN_FRAG_SIZE;
+	cfg.proto.max_fragmented_recv_size = SMBDX_PROTO_MIN_FRAG_SIZE;
 	tl_pair_up(test, &p, &cfg, &cfg);
-	KUNIT_ASSERT_EQ(test, smbd_conn_query(p.cli, &info), 0);
+	KUNIT_ASSERT_EQ(test, smbdx_conn_query(p.cli, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.params.recv_credit_max, 3);
 	KUNIT_EXPECT_EQ(test, info.params.max_fragmented_send_size,
-			(u32)SMBD_PROTO_MIN_FRAG_SIZE);
+			(u32)SMBDX_PROTO_MIN_FRAG_SIZE);
 
 	/* Both directions at once, up to 98 fragments per message. */
-	a = tl_sender_start(test, p.cli, 300, SMBD_PROTO_MIN_FRAG_SIZE, 100);
+	a = tl_sender_start(test, p.cli, 300, SMBDX_PROTO_MIN_FRAG_SIZE, 100);
 	b = tl_sender_start(test, p.srvc, 100, 20000, 900);
-	tl_expect_stream(test, p.srvc, 300, SMBD_PROTO_MIN_FRAG_SIZE, 100);
+	tl_expect_stream(test, p.srvc, 300, SMBDX_PROTO_MIN_FRAG_SIZE, 100);
 	tl_expect_stream(test, p.cli, 100, 20000, 900);
 	tl_sender_wait(test, a);
 	tl_sender_wait(test, b);
-	KUNIT_EXPECT_GT(test, smbd_test_stat(p.cli, SMBD_STAT_SEND_BLOCKED), 0ULL);
-	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.cli), 0);
-	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.srvc), 0);
+	KUNIT_EXPECT_GT(test, smbdx_test_stat(p.cli, SMBDX_STAT_SEND_BLOCKED), 0ULL);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.cli), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.srvc), 0);
 }
 
 /*
  * A receiver that does not read stops granting credits once it holds
  * recv_queue_max bytes; the sender blocks, and resumes when it reads.
  */
-static void smbd_receiver_flow_control(struct kunit *test)
+static void smbdx_receiver_flow_control(struct kunit *test)
 {
-	struct smbd_conn_config scfg;
+	struct smbdx_conn_config scfg;
 	struct tl_sender *snd;
 	struct tl_pair p;
 	u64 held, bound;
 
-	smbd_conn_config_init(&scfg);
+	smbdx_conn_config_init(&scfg);
 	scfg.proto.recv_credit_max = 8;
 	scfg.recv_queue_max = 16384;
 	tl_pair_up(test, &p, NULL, &scfg);
 	snd = tl_sender_start(test, p.cli, 200, 2000, 77);
 	msleep(1500);
-	held = smbd_test_held_bytes(p.srvc);
-	bound = scfg.recv_queue_max + (u64)8 * SMBD_DEF_MAX_RECV_SIZE;
+	held = smbdx_test_held_bytes(p.srvc);
+	bound = scfg.recv_queue_max + (u64)8 * SMBDX_DEF_MAX_RECV_SIZE;
 	KUNIT_EXPECT_LE(test, held, bound);
 	KUNIT_EXPECT_GT(test, held, (u64)scfg.recv_queue_max);
 	KUNIT_EXPECT_LT(test, atomic_read(&snd->sent), 200);
-	KUNIT_EXPECT_GT(test, smbd_test_stat(p.srvc, SMBD_STAT_RECV_GATED), 0ULL);
+	KUNIT_EXPECT_GT(test, smbdx_test_stat(p.srvc, SMBDX_STAT_RECV_GATED), 0ULL);
 	tl_expect_stream(test, p.srvc, 200, 2000, 77);
 	tl_sender_wait(test, snd);
-	KUNIT_EXPECT_EQ(test, smbd_test_held_bytes(p.srvc), 0ULL);
-	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.cli), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_test_held_bytes(p.srvc), 0ULL);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.cli), 0);
 }
 
 /* 3.1.6.2 with short timers: keepalives are answered, nobody drops. */
-static void smbd_keepalive_exchange(struct kunit *test)
+static void smbdx_keepalive_exchange(struct kunit *test)
 {
-	struct smbd_conn_config ccfg;
+	struct smbdx_conn_config ccfg;
 	struct tl_pair p;
 	u8 buf[32];
 
-	smbd_conn_config_init(&ccfg);
+	smbdx_conn_config_init(&ccfg);
 	ccfg.keepalive_ms = 300;
 	ccfg.keepalive_wait_ms = 3000;
 	tl_pair_up(test, &p, &ccfg, NULL);
 	msleep(2000);
-	KUNIT_EXPECT_GE(test, smbd_test_stat(p.cli, SMBD_STAT_TX_KEEPALIVE_REQ), 2ULL);
-	KUNIT_EXPECT_GE(test, smbd_test_stat(p.srvc, SMBD_STAT_RX_KEEPALIVE_REQ), 2ULL);
-	KUNIT_EXPECT_GE(test, smbd_test_stat(p.srvc, SMBD_STAT_TX_KEEPALIVE_RESP), 2ULL);
+	KUNIT_EXPECT_GE(test, smbdx_test_stat(p.cli, SMBDX_STAT_TX_KEEPALIVE_REQ), 2ULL);
+	KUNIT_EXPECT_GE(test, smbdx_test_stat(p.srvc, SMBDX_STAT_RX_KEEPALIVE_REQ), 2ULL);
+	KUNIT_EXPECT_GE(test, smbdx_test_stat(p.srvc, SMBDX_STAT_TX_KEEPALIVE_RESP), 2ULL);
 	/* An answer never asks for an answer itself (no ping-pong). */
-	KUNIT_EXPECT_EQ(test, smbd_test_stat(p.srvc, SMBD_STAT_TX_KEEPALIVE_REQ), 0ULL);
-	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.cli), 0);
-	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.srvc), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p.srvc, SMBDX_STAT_TX_KEEPALIVE_REQ), 0ULL);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.cli), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.srvc), 0);
 	tl_send_pattern(test, p.cli, buf, sizeof(buf), 5);
 	tl_expect_pull(test, p.srvc, buf, sizeof(buf), 5);
 }
 
 /* A peer that stops answering is dropped after interval + wait. */
-static void smbd_keepalive_timeout(struct kunit *test)
+static void smbdx_keepalive_timeout(struct kunit *test)
 {
-	struct smbd_conn_config ccfg;
-	struct smbd_msg *msg;
+	struct smbdx_conn_config ccfg;
+	struct smbdx_msg *msg;
 	struct tl_pair p;
 	unsigned long start;
 	int rc;
 
-	smbd_conn_config_init(&ccfg);
+	smbdx_conn_config_init(&ccfg);
 	ccfg.keepalive_ms = 300;
 	ccfg.keepalive_wait_ms = 500;
 	tl_pair_up(test, &p, &ccfg, NULL);
-	smbd_test_set_mute(p.srvc, true);
+	smbdx_test_set_mute(p.srvc, true);
 	start = jiffies;
-	rc = smbd_recv_msg(p.cli, msecs_to_jiffies(timeout_ms), &msg);
+	rc = smbdx_recv_msg(p.cli, msecs_to_jiffies(timeout_ms), &msg);
 	KUNIT_EXPECT_EQ(test, rc, -ETIMEDOUT);
-	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.cli), -ETIMEDOUT);
-	KUNIT_EXPECT_EQ(test, smbd_test_cause(p.cli), SMBD_CAUSE_KEEPALIVE_TIMEOUT);
-	KUNIT_EXPECT_EQ(test, smbd_test_error_count(p.cli, SMBD_CAUSE_KEEPALIVE_TIMEOUT),
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.cli), -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, smbdx_test_cause(p.cli), SMBDX_CAUSE_KEEPALIVE_TIMEOUT);
+	KUNIT_EXPECT_EQ(test, smbdx_test_error_count(p.cli, SMBDX_CAUSE_KEEPALIVE_TIMEOUT),
 			1ULL);
 	KUNIT_EXPECT_GE(test, jiffies_to_msecs(jiffies - start), 700U);
 	KUNIT_EXPECT_LT(test, jiffies_to_msecs(jiffies - start), timeout_ms);
 	/* The muted side sees the disconnect. */
-	rc = smbd_recv_msg(p.srvc, msecs_to_jiffies(timeout_ms), &msg);
+	rc = smbdx_recv_msg(p.srvc, msecs_to_jiffies(timeout_ms), &msg);
 	KUNIT_EXPECT_EQ(test, rc, -ECONNRESET);
 }
 
 /* The receiving side destroys its connection in the middle of a stream. */
-static void smbd_peer_disconnect_mid_stream(struct kunit *test)
+static void smbdx_peer_disconnect_mid_stream(struct kunit *test)
 {
 	struct tl_sender *snd;
 	struct tl_pair p;
@@ -984,23 +984,23 @@ static void smbd_peer_disconnect_mid_stream(struct kunit *test)
 	 * latter as a completion error before the CM event).
 	 */
 	KUNIT_EXPECT_TRUE_MSG(test, snd->rc == -ECONNRESET || snd->rc == -EIO,
-			      "smbd_send returned %d", snd->rc);
-	KUNIT_EXPECT_EQ(test, smbd_conn_error(p.cli), snd->rc);
-	cause = smbd_test_cause(p.cli);
-	KUNIT_EXPECT_TRUE_MSG(test, cause == SMBD_CAUSE_PEER_DISCONNECT ||
-			      cause == SMBD_CAUSE_SEND_ERROR ||
-			      cause == SMBD_CAUSE_RECV_ERROR,
-			      "cause %s", smbd_cause_name(cause));
+			      "smbdx_send returned %d", snd->rc);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.cli), snd->rc);
+	cause = smbdx_test_cause(p.cli);
+	KUNIT_EXPECT_TRUE_MSG(test, cause == SMBDX_CAUSE_PEER_DISCONNECT ||
+			      cause == SMBDX_CAUSE_SEND_ERROR ||
+			      cause == SMBDX_CAUSE_RECV_ERROR,
+			      "cause %s", smbdx_cause_name(cause));
 	KUNIT_EXPECT_EQ(test, tl_send(p.cli, "x", 1), snd->rc);
 }
 
 /*
- * smbd_destroy() right after smbd_send() returned (the fragments are posted,
+ * smbdx_destroy() right after smbdx_send() returned (the fragments are posted,
  * not yet delivered): the message, 100 KiB in 76 fragments, still reaches
- * the peer whole, because smbd_destroy() lets the Sends complete before it
+ * the peer whole, because smbdx_destroy() lets the Sends complete before it
  * disconnects.
  */
-static void smbd_destroy_after_send(struct kunit *test)
+static void smbdx_destroy_after_send(struct kunit *test)
 {
 	const u32 len = 100 * 1024;
 	u8 *buf = tl_kvmalloc(test, len);
@@ -1015,15 +1015,15 @@ static void smbd_destroy_after_send(struct kunit *test)
 #define TL_NCONN	64
 
 /* 64 connections at once, each with its own message both ways. */
-static void smbd_many_connections(struct kunit *test)
+static void smbdx_many_connections(struct kunit *test)
 {
 	const struct tl_dev *d = test->param_value;
-	struct smbd_conn **cli, **srvc;
-	struct smbd_conn_config cfg;
+	struct smbdx_conn **cli, **srvc;
+	struct smbdx_conn_config cfg;
 	bool *seen;
 	struct tl_server *srv;
 	struct sockaddr_in sin;
-	struct smbd_msg *msg;
+	struct smbdx_msg *msg;
 	struct kvec kv;
 	struct iov_iter it;
 	u8 *buf;
@@ -1039,7 +1039,7 @@ static void smbd_many_connections(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, seen);
 
 	/* Smaller windows keep 128 endpoints' buffers modest. */
-	smbd_conn_config_init(&cfg);
+	smbdx_conn_config_init(&cfg);
 	cfg.proto.recv_credit_max = 32;
 	cfg.proto.send_credit_target = 32;
 	tl_addr(test, d, &sin);
@@ -1056,14 +1056,14 @@ static void smbd_many_connections(struct kunit *test)
 	}
 	/* Each server side answers with the index it got. */
 	for (i = 0; i < TL_NCONN; i++) {
-		KUNIT_ASSERT_EQ(test, smbd_recv_msg(srvc[i], msecs_to_jiffies(timeout_ms),
+		KUNIT_ASSERT_EQ(test, smbdx_recv_msg(srvc[i], msecs_to_jiffies(timeout_ms),
 						    &msg), 0);
-		KUNIT_ASSERT_EQ(test, smbd_msg_len(msg), 3000U);
+		KUNIT_ASSERT_EQ(test, smbdx_msg_len(msg), 3000U);
 		kv.iov_base = buf;
 		kv.iov_len = 3000;
 		iov_iter_kvec(&it, ITER_DEST, &kv, 1, 3000);
-		KUNIT_ASSERT_EQ(test, smbd_msg_copy(msg, 0, &it), (size_t)3000);
-		smbd_msg_free(msg);
+		KUNIT_ASSERT_EQ(test, smbdx_msg_copy(msg, 0, &it), (size_t)3000);
+		smbdx_msg_free(msg);
 		idx = *(u32 *)buf;
 		KUNIT_ASSERT_LT(test, idx, (u32)TL_NCONN);
 		KUNIT_EXPECT_FALSE(test, seen[idx]);
@@ -1078,7 +1078,7 @@ static void smbd_many_connections(struct kunit *test)
 }
 
 /* The device's net device is RDMA capable, the loopback device is not. */
-static void smbd_netdev_capable(struct kunit *test)
+static void smbdx_netdev_capable(struct kunit *test)
 {
 	const struct tl_dev *d = test->param_value;
 	struct net_device *ndev;
@@ -1087,11 +1087,11 @@ static void smbd_netdev_capable(struct kunit *test)
 	tl_addr(test, d, &sin);
 	ndev = dev_get_by_name(&init_net, *d->netdev);
 	KUNIT_ASSERT_NOT_NULL_MSG(test, ndev, "no net device %s", *d->netdev);
-	KUNIT_EXPECT_TRUE(test, smbd_netdev_rdma_capable(ndev));
+	KUNIT_EXPECT_TRUE(test, smbdx_netdev_rdma_capable(ndev));
 	dev_put(ndev);
 	ndev = dev_get_by_name(&init_net, "lo");
 	KUNIT_ASSERT_NOT_NULL(test, ndev);
-	KUNIT_EXPECT_FALSE(test, smbd_netdev_rdma_capable(ndev));
+	KUNIT_EXPECT_FALSE(test, smbdx_netdev_rdma_capable(ndev));
 	dev_put(ndev);
 }
 
@@ -1132,23 +1132,23 @@ struct tl_bad_resp {
 };
 
 static const struct tl_bad_resp tl_bad_resps[] = {
-	{ "no response", 0, -ETIMEDOUT, SMBD_CAUSE_NEG_TIMEOUT },
-	{ "31 bytes", 1, -EPROTO, SMBD_ERR_NEG_RESP_SHORT },
-	{ "status NOT_SUPPORTED", 2, -ECONNREFUSED, SMBD_ERR_NEG_RESP_STATUS },
-	{ "version 0x0200", 3, -EPROTO, SMBD_ERR_NEG_RESP_VERSION },
-	{ "CreditsGranted 0", 4, -EPROTO, SMBD_ERR_NEG_RESP_CREDITS_GRANTED },
-	{ "MaxFragmentedSize 131071", 5, -EPROTO, SMBD_ERR_NEG_RESP_MAX_FRAG },
-	{ "PreferredSendSize 1365", 6, -EPROTO, SMBD_ERR_NEG_RESP_PREF_SEND },
+	{ "no response", 0, -ETIMEDOUT, SMBDX_CAUSE_NEG_TIMEOUT },
+	{ "31 bytes", 1, -EPROTO, SMBDX_ERR_NEG_RESP_SHORT },
+	{ "status NOT_SUPPORTED", 2, -ECONNREFUSED, SMBDX_ERR_NEG_RESP_STATUS },
+	{ "version 0x0200", 3, -EPROTO, SMBDX_ERR_NEG_RESP_VERSION },
+	{ "CreditsGranted 0", 4, -EPROTO, SMBDX_ERR_NEG_RESP_CREDITS_GRANTED },
+	{ "MaxFragmentedSize 131071", 5, -EPROTO, SMBDX_ERR_NEG_RESP_MAX_FRAG },
+	{ "PreferredSendSize 1365", 6, -EPROTO, SMBDX_ERR_NEG_RESP_PREF_SEND },
 };
 
 static void tl_break_resp(struct tl_raw *srv, int field)
 {
-	struct smbd_negotiate_resp *r = &srv->resp;
+	struct smbdx_negotiate_resp *r = &srv->resp;
 
 	memset(r, 0, sizeof(*r));
-	r->min_version = cpu_to_le16(SMBD_VERSION_1_0);
-	r->max_version = cpu_to_le16(SMBD_VERSION_1_0);
-	r->negotiated_version = cpu_to_le16(SMBD_VERSION_1_0);
+	r->min_version = cpu_to_le16(SMBDX_VERSION_1_0);
+	r->max_version = cpu_to_le16(SMBDX_VERSION_1_0);
+	r->negotiated_version = cpu_to_le16(SMBDX_VERSION_1_0);
 	r->credits_requested = cpu_to_le16(10);
 	r->credits_granted = cpu_to_le16(10);
 	r->max_read_write_size = cpu_to_le32(1048576);
@@ -1164,7 +1164,7 @@ static void tl_break_resp(struct tl_raw *srv, int field)
 		srv->resp_len = sizeof(*r) - 1;
 		break;
 	case 2:
-		r->status = cpu_to_le32(SMBD_STATUS_NOT_SUPPORTED);
+		r->status = cpu_to_le32(SMBDX_STATUS_NOT_SUPPORTED);
 		break;
 	case 3:
 		r->negotiated_version = cpu_to_le16(0x0200);
@@ -1181,19 +1181,19 @@ static void tl_break_resp(struct tl_raw *srv, int field)
 	}
 }
 
-/* 3.1.5.7: every broken Negotiate Response fails smbd_connect(). */
-static void smbd_active_bad_responses(struct kunit *test)
+/* 3.1.5.7: every broken Negotiate Response fails smbdx_connect(). */
+static void smbdx_active_bad_responses(struct kunit *test)
 {
 	const struct tl_dev *d = test->param_value;
 	const struct tl_bad_resp *b;
-	struct smbd_conn_config cfg;
+	struct smbdx_conn_config cfg;
 	struct sockaddr_in sin;
-	struct smbd_conn *conn;
+	struct smbdx_conn *conn;
 	struct tl_raw *srv;
 	u64 before;
 	u32 i;
 
-	smbd_conn_config_init(&cfg);
+	smbdx_conn_config_init(&cfg);
 	cfg.negotiate_timeout_ms = 1000;
 	for (i = 0; i < ARRAY_SIZE(tl_bad_resps); i++) {
 		b = &tl_bad_resps[i];
@@ -1202,59 +1202,60 @@ static void smbd_active_bad_responses(struct kunit *test)
 		srv->respond = true;
 		tl_break_resp(srv, b->field);
 		tl_raw_listen(test, &sin, srv);
-		before = smbd_test_global_error_count(b->cause);
-		conn = smbd_connect(&init_net, (struct sockaddr *)&sin, NULL, &cfg,
+		before = smbdx_test_global_error_count(b->cause);
+		conn = smbdx_connect(&init_net, (struct sockaddr *)&sin, NULL, &cfg,
 				    NULL, NULL);
 		KUNIT_EXPECT_TRUE_MSG(test, IS_ERR(conn), "%s: connected", b->what);
 		if (!IS_ERR(conn)) {
-			smbd_destroy(conn);
+			smbdx_destroy(conn);
 			continue;
 		}
 		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR(conn), (long)b->err, "%s", b->what);
-		KUNIT_EXPECT_EQ_MSG(test, smbd_test_global_error_count(b->cause),
+		KUNIT_EXPECT_EQ_MSG(test, smbdx_test_global_error_count(b->cause),
 				    before + 1, "%s: %s not counted", b->what,
-				    smbd_cause_name(b->cause));
+				    smbdx_cause_name(b->cause));
 	}
 }
 
-static struct kunit_case smbd_transport_live_cases[] = {
-	KUNIT_CASE_PARAM(smbd_netdev_capable, tl_dev_gen_params),
-	KUNIT_CASE_PARAM(smbd_negotiate_both_ways, tl_dev_gen_params),
-	KUNIT_CASE_PARAM_ATTR(smbd_size_classes_both_ways, tl_dev_gen_params,
+static struct kunit_case smbdx_transport_live_cases[] = {
+	KUNIT_CASE_PARAM(smbdx_netdev_capable, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbdx_negotiate_both_ways, tl_dev_gen_params),
+	KUNIT_CASE_PARAM_ATTR(smbdx_size_classes_both_ways, tl_dev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
-	KUNIT_CASE_PARAM(smbd_callbacks, tl_dev_gen_params),
-	KUNIT_CASE_PARAM_ATTR(smbd_passive_negotiation_timeout, tl_dev_gen_params,
+	KUNIT_CASE_PARAM(smbdx_callbacks, tl_dev_gen_params),
+	KUNIT_CASE_PARAM_ATTR(smbdx_passive_negotiation_timeout, tl_dev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
-	KUNIT_CASE_PARAM(smbd_passive_short_request, tl_dev_gen_params),
-	KUNIT_CASE_PARAM(smbd_passive_bad_version, tl_dev_gen_params),
-	KUNIT_CASE_PARAM(smbd_passive_bad_data_offset, tl_dev_gen_params),
-	KUNIT_CASE_PARAM_ATTR(smbd_active_bad_responses, tl_dev_gen_params,
+	KUNIT_CASE_PARAM(smbdx_passive_short_request, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbdx_passive_bad_version, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbdx_passive_bad_data_offset, tl_dev_gen_params),
+	KUNIT_CASE_PARAM_ATTR(smbdx_active_bad_responses, tl_dev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
-	KUNIT_CASE_PARAM_ATTR(smbd_ten_thousand_messages, tl_dev_gen_params,
+	KUNIT_CASE_PARAM_ATTR(smbdx_ten_thousand_messages, tl_dev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
-	KUNIT_CASE_PARAM_ATTR(smbd_credit_exhaustion, tl_dev_gen_params,
+	KUNIT_CASE_PARAM_ATTR(smbdx_credit_exhaustion, tl_dev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
-	KUNIT_CASE_PARAM_ATTR(smbd_receiver_flow_control, tl_dev_gen_params,
+	KUNIT_CASE_PARAM_ATTR(smbdx_receiver_flow_control, tl_dev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
-	KUNIT_CASE_PARAM_ATTR(smbd_keepalive_exchange, tl_dev_gen_params,
+	KUNIT_CASE_PARAM_ATTR(smbdx_keepalive_exchange, tl_dev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
-	KUNIT_CASE_PARAM_ATTR(smbd_keepalive_timeout, tl_dev_gen_params,
+	KUNIT_CASE_PARAM_ATTR(smbdx_keepalive_timeout, tl_dev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
-	KUNIT_CASE_PARAM(smbd_destroy_after_send, tl_dev_gen_params),
-	KUNIT_CASE_PARAM_ATTR(smbd_peer_disconnect_mid_stream, tl_dev_gen_params,
+	KUNIT_CASE_PARAM(smbdx_destroy_after_send, tl_dev_gen_params),
+	KUNIT_CASE_PARAM_ATTR(smbdx_peer_disconnect_mid_stream, tl_dev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
-	KUNIT_CASE_PARAM_ATTR(smbd_many_connections, tl_dev_gen_params,
+	KUNIT_CASE_PARAM_ATTR(smbdx_many_connections, tl_dev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	{}
 };
 
-static struct kunit_suite smbd_transport_live_suite = {
+static struct kunit_suite smbdx_transport_live_suite = {
 	.name = "smbdirect_transport_live",
-	.test_cases = smbd_transport_live_cases,
+	.test_cases = smbdx_transport_live_cases,
 };
 
-kunit_test_suite(smbd_transport_live_suite);
+kunit_test_suite(smbdx_transport_live_suite);
 
 MODULE_DESCRIPTION("Live tests of the smbdirect transport on rxe and siw");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS(SMBDX_NS);
+MODULE_IMPORT_NS(SMBDX_NS_NAME(EXPORTED_FOR_KUNIT_TESTING));

@@ -25,7 +25,7 @@
 #include <linux/string.h>
 #include "sqos_internal.h"
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS(SMBDX_NS_NAME(EXPORTED_FOR_KUNIT_TESTING));
 
 static char *policy;
 module_param(policy, charp, 0444);
@@ -368,3 +368,4 @@ module_exit(sqos_live_exit);
 
 MODULE_DESCRIPTION("Live KUnit test of the sqos.ko API");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(SQOS_NS);

@@ -9,11 +9,12 @@
  * Locking: single-threaded; client flows live on the stack.
  */
 #include <kunit/test.h>
+#include <smbdirect/ns.h>
 #include <linux/string.h>
 #include <linux/time64.h>
 #include "sqos_kunit_util.h"
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS(SMBDX_NS_NAME(EXPORTED_FOR_KUNIT_TESTING));
 
 #define SET_FLOW	STORAGE_QOS_CONTROL_FLAG_SET_LOGICAL_FLOW_ID
 #define SET_POLICY	STORAGE_QOS_CONTROL_FLAG_SET_POLICY
@@ -475,3 +476,4 @@ kunit_test_suite(sqos_client_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the MS-SQOS client helpers");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(SQOS_NS);

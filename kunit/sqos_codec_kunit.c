@@ -366,3 +366,4 @@ kunit_test_suite(sqos_codec_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the MS-SQOS codec");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(SQOS_NS);

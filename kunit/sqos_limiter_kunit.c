@@ -10,10 +10,11 @@
  * Locking: single-threaded; limiters and meters live on the stack.
  */
 #include <kunit/test.h>
+#include <smbdirect/ns.h>
 #include <linux/time64.h>
 #include "sqos_kunit_util.h"
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS(SMBDX_NS_NAME(EXPORTED_FOR_KUNIT_TESTING));
 
 #define SIM_SECONDS	60
 
@@ -310,3 +311,4 @@ kunit_test_suite(sqos_limiter_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the sqos rate limiter and meter");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(SQOS_NS);

@@ -10,10 +10,11 @@
  * touches the module's own server. Locking: single-threaded tests.
  */
 #include <kunit/test.h>
+#include <smbdirect/ns.h>
 #include <linux/string.h>
 #include "sqos_kunit_util.h"
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS(SMBDX_NS_NAME(EXPORTED_FOR_KUNIT_TESTING));
 
 #define SET_FLOW	STORAGE_QOS_CONTROL_FLAG_SET_LOGICAL_FLOW_ID
 #define SET_POLICY	STORAGE_QOS_CONTROL_FLAG_SET_POLICY
@@ -1188,3 +1189,4 @@ kunit_test_suites(&sqos_rules_suite, &sqos_status_suite, &sqos_vector_suite);
 
 MODULE_DESCRIPTION("KUnit tests for MS-SQOS server processing");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(SQOS_NS);

@@ -10,12 +10,13 @@
  * Locking: single-threaded tests on private servers with fake clocks.
  */
 #include <kunit/test.h>
+#include <smbdirect/ns.h>
 #include <linux/prandom.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "sqos_kunit_util.h"
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS(SMBDX_NS_NAME(EXPORTED_FOR_KUNIT_TESTING));
 
 #define SQF_OPENS	4
 #define SQF_ITERS	6000
@@ -603,3 +604,4 @@ kunit_test_suites(&sqos_fuzz_suite, &sqos_lifecycle_suite, &sqos_policy_suite);
 
 MODULE_DESCRIPTION("KUnit robustness tests for sqos.ko");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(SQOS_NS);

@@ -343,7 +343,7 @@ void sqos_open_release(struct sqos_open *open)
 	spin_unlock_irqrestore(&srv->lock, flags);
 	kfree(open);
 }
-EXPORT_SYMBOL_GPL(sqos_open_release);
+EXPORT_SYMBOL_NS_GPL(sqos_open_release, SQOS_NS);
 
 static void sqos_count_nt(struct sqos_server *srv, u32 st)
 {
@@ -614,7 +614,7 @@ out:
 	sqos_count_nt(srv, st);
 	return st;
 }
-EXPORT_SYMBOL_GPL(sqos_control);
+EXPORT_SYMBOL_NS_GPL(sqos_control, SQOS_NS);
 
 /**
  * sqos_io_admit() - account an I/O about to be issued; never sleeps
@@ -668,7 +668,7 @@ u64 sqos_io_admit(struct sqos_open *open, u64 bytes, struct sqos_io *io)
 	io->start_ns = now;
 	return delay;
 }
-EXPORT_SYMBOL_GPL(sqos_io_admit);
+EXPORT_SYMBOL_NS_GPL(sqos_io_admit, SQOS_NS);
 
 static int sqos_sleep_ns(u64 ns)
 {
@@ -720,7 +720,7 @@ int sqos_io_start(struct sqos_open *open, u64 bytes, struct sqos_io *io)
 	sqos_flow_put(f);
 	return -EINTR;
 }
-EXPORT_SYMBOL_GPL(sqos_io_start);
+EXPORT_SYMBOL_NS_GPL(sqos_io_start, SQOS_NS);
 
 /**
  * sqos_io_done() - an I/O accounted by sqos_io_admit() completed
@@ -750,7 +750,7 @@ void sqos_io_done(struct sqos_io *io)
 	io->flow = NULL;
 	sqos_flow_put(f);
 }
-EXPORT_SYMBOL_GPL(sqos_io_done);
+EXPORT_SYMBOL_NS_GPL(sqos_io_done, SQOS_NS);
 
 /**
  * sqos_open_flow_stats() - snapshot of the flow an open is associated with
@@ -793,7 +793,7 @@ int sqos_open_flow_stats(struct sqos_open *open, struct sqos_flow_stats *st)
 	spin_unlock_irqrestore(&srv->lock, flags);
 	return 0;
 }
-EXPORT_SYMBOL_GPL(sqos_open_flow_stats);
+EXPORT_SYMBOL_NS_GPL(sqos_open_flow_stats, SQOS_NS);
 
 /**
  * sqos_server_show_flows() - debugfs listing of every flow

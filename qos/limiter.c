@@ -78,7 +78,7 @@ u64 sqos_burst_units(u64 rate, u32 burst_ms)
 
 	return clamp_t(u64, b, 1, SQOS_LIM_MAX_UNITS);
 }
-EXPORT_SYMBOL_GPL(sqos_burst_units);
+EXPORT_SYMBOL_NS_GPL(sqos_burst_units, SQOS_NS);
 
 static s64 sqos_lim_cap(const struct sqos_limiter *lim)
 {
@@ -124,7 +124,7 @@ void sqos_limiter_init(struct sqos_limiter *lim, u64 rate, u64 burst,
 	lim->tokens = sqos_lim_cap(lim);
 	lim->last_ns = now_ns;
 }
-EXPORT_SYMBOL_GPL(sqos_limiter_init);
+EXPORT_SYMBOL_NS_GPL(sqos_limiter_init, SQOS_NS);
 
 /**
  * sqos_limiter_set_rate() - change the rate of a running limiter
@@ -151,7 +151,7 @@ void sqos_limiter_set_rate(struct sqos_limiter *lim, u64 rate, u64 burst,
 	if (now_ns > lim->last_ns)
 		lim->last_ns = now_ns;
 }
-EXPORT_SYMBOL_GPL(sqos_limiter_set_rate);
+EXPORT_SYMBOL_NS_GPL(sqos_limiter_set_rate, SQOS_NS);
 
 /**
  * sqos_limiter_admit() - charge an I/O and say how long it must wait
@@ -189,7 +189,7 @@ u64 sqos_limiter_admit(struct sqos_limiter *lim, u64 units, u64 now_ns)
 		delay++;
 	return delay;
 }
-EXPORT_SYMBOL_GPL(sqos_limiter_admit);
+EXPORT_SYMBOL_NS_GPL(sqos_limiter_admit, SQOS_NS);
 
 /**
  * sqos_meter_init() - start completion accounting

@@ -51,7 +51,7 @@ struct sqos_open *sqos_open_alloc(gfp_t gfp)
 {
 	return sqos_server_open_alloc(sqos_global, gfp);
 }
-EXPORT_SYMBOL_GPL(sqos_open_alloc);
+EXPORT_SYMBOL_NS_GPL(sqos_open_alloc, SQOS_NS);
 
 /**
  * sqos_policy_set() - add or replace a policy in the module's store
@@ -66,7 +66,7 @@ int sqos_policy_set(const guid_t *id, u64 max_iops, u64 min_iops)
 {
 	return sqos_server_policy_set(sqos_global, id, max_iops, min_iops);
 }
-EXPORT_SYMBOL_GPL(sqos_policy_set);
+EXPORT_SYMBOL_NS_GPL(sqos_policy_set, SQOS_NS);
 
 /**
  * sqos_policy_delete() - remove a policy from the module's store
@@ -78,7 +78,7 @@ int sqos_policy_delete(const guid_t *id)
 {
 	return sqos_server_policy_delete(sqos_global, id);
 }
-EXPORT_SYMBOL_GPL(sqos_policy_delete);
+EXPORT_SYMBOL_NS_GPL(sqos_policy_delete, SQOS_NS);
 
 /**
  * sqos_policy_get() - read a policy of the module's store
@@ -92,7 +92,7 @@ int sqos_policy_get(const guid_t *id, u64 *max_iops, u64 *min_iops)
 {
 	return sqos_server_policy_get(sqos_global, id, max_iops, min_iops);
 }
-EXPORT_SYMBOL_GPL(sqos_policy_get);
+EXPORT_SYMBOL_NS_GPL(sqos_policy_get, SQOS_NS);
 
 static int __init sqos_init(void)
 {

@@ -8,7 +8,7 @@
 # one table per device with the ratio smbdirect/raw and whether the aims
 # of issue 3 are met (message rate >= 80% of raw, round trip <= 1.25x raw).
 # With --rdma, RDMA Write and Read throughput instead (issue 4: perftest's
-# ib_write_bw/ib_read_bw against smbdirect's smbd_rdma_write/read for 64 KiB,
+# ib_write_bw/ib_read_bw against smbdirect's smbdx_rdma_write/read for 64 KiB,
 # 1 MiB and 8 MiB, registration included and excluded; aim >= 90% of raw
 # for 1 MiB and larger).
 #

@@ -210,7 +210,7 @@ def summary(failures, flaky, bad, boot_only, saw_exit, console):
                 break
         # The first frame of ours in the first report, if there is one.
         ours = [t for t in report_context(console, bad[0], 150)
-                if re.search(r'\[(smbdirect|sqos|smbd_\w+|sqos_\w+)\]', t)]
+                if re.search(r'\[(smbdirect|sqos|smbdx_\w+|smbd_\w+|sqos_\w+)\]', t)]
         if ours:
             out.append('    first frame of ours: ' + ours[0].strip()[:160])
     return out[:12]

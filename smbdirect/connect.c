@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SMB Direct active side: smbd_connect() (MS-SMBD 3.1.4.1).
+ * SMB Direct active side: smbdx_connect() (MS-SMBD 3.1.4.1).
  *
  * Normal operation: the caller's thread drives every step and sleeps in
  * between: resolve the address (the device is then known, and with it the
@@ -19,7 +19,7 @@
  * Transport recovery: any failure (CM error, rejection, timeout, invalid
  * response, device removal, a signal) tears the connection down and
  * returns its first error; nothing is delivered to the callbacks of a
- * connection that smbd_connect() did not return.
+ * connection that smbdx_connect() did not return.
  */
 
 #include <linux/module.h>
@@ -29,16 +29,16 @@
 #include "smbd.h"
 
 /* Sleep until @bit is set in cm_flags, or the connection fails. */
-static int smbd_wait_cm(struct smbd_conn *conn, int bit)
+static int smbdx_wait_cm(struct smbdx_conn *conn, int bit)
 {
 	if (wait_event_interruptible(conn->wq,
 				     test_bit(bit, &conn->cm_flags) ||
 				     READ_ONCE(conn->error)))
-		smbd_conn_fail(conn, -EINTR, SMBD_CAUSE_NONE);
+		smbdx_conn_fail(conn, -EINTR, SMBDX_CAUSE_NONE);
 	return READ_ONCE(conn->error);
 }
 
-static bool smbd_negotiated_or_failed(struct smbd_conn *conn)
+static bool smbdx_negotiated_or_failed(struct smbdx_conn *conn)
 {
 	bool done;
 
@@ -48,21 +48,21 @@ static bool smbd_negotiated_or_failed(struct smbd_conn *conn)
 	return done;
 }
 
-static void smbd_set_state(struct smbd_conn *conn, enum smbd_conn_state s)
+static void smbdx_set_state(struct smbdx_conn *conn, enum smbdx_conn_state s)
 {
 	spin_lock_bh(&conn->lock);
-	smbd_conn_set_state(conn, s);
+	smbdx_conn_set_state(conn, s);
 	spin_unlock_bh(&conn->lock);
 }
 
-static int smbd_connect_port(const struct sockaddr *sa)
+static int smbdx_connect_port(const struct sockaddr *sa)
 {
 	if (sa->sa_family == AF_INET)
 		return ntohs(((const struct sockaddr_in *)sa)->sin_port);
 	return ntohs(((const struct sockaddr_in6 *)sa)->sin6_port);
 }
 
-static void smbd_connect_set_port(struct sockaddr_storage *ss, int port)
+static void smbdx_connect_set_port(struct sockaddr_storage *ss, int port)
 {
 	if (ss->ss_family == AF_INET)
 		((struct sockaddr_in *)ss)->sin_port = htons(port);
@@ -71,7 +71,7 @@ static void smbd_connect_set_port(struct sockaddr_storage *ss, int port)
 }
 
 /* Address resolved: pick the default port for the device if asked to. */
-static int smbd_connect_addr_resolved(struct smbd_conn *conn, bool def_port)
+static int smbdx_connect_addr_resolved(struct smbdx_conn *conn, bool def_port)
 {
 	struct rdma_cm_id *id;
 	int port, rc = 0;
@@ -85,9 +85,9 @@ static int smbd_connect_addr_resolved(struct smbd_conn *conn, bool def_port)
 	WRITE_ONCE(conn->ibdev, id->device);
 	if (def_port) {
 		port = rdma_node_get_transport(id->device->node_type) ==
-		       RDMA_TRANSPORT_IWARP ? smbd_iwarp_port : smbd_ib_port;
-		smbd_connect_set_port(&conn->peer, port);
-		smbd_connect_set_port(&id->route.addr.dst_addr, port);
+		       RDMA_TRANSPORT_IWARP ? smbdx_iwarp_port : smbdx_ib_port;
+		smbdx_connect_set_port(&conn->peer, port);
+		smbdx_connect_set_port(&id->route.addr.dst_addr, port);
 	}
 out:
 	mutex_unlock(&conn->res_mutex);
@@ -95,11 +95,11 @@ out:
 }
 
 /* Route resolved: QP, buffers, one receive, then connect. */
-static int smbd_connect_route_resolved(struct smbd_conn *conn)
+static int smbdx_connect_route_resolved(struct smbdx_conn *conn)
 {
 	struct rdma_conn_param param = {};
-	struct smbd_ird_ord_hdr hdr;
-	struct smbd_ird_ord io;
+	struct smbdx_ird_ord_hdr hdr;
+	struct smbdx_ird_ord io;
 	int rc;
 
 	mutex_lock(&conn->res_mutex);
@@ -107,14 +107,14 @@ static int smbd_connect_route_resolved(struct smbd_conn *conn)
 		rc = -ENODEV;
 		goto out;
 	}
-	rc = smbd_conn_setup_qp(conn);
+	rc = smbdx_conn_setup_qp(conn);
 	if (rc)
 		goto out;
 	memcpy(&conn->local, &conn->id->route.addr.src_addr,
 	       sizeof(conn->local));
 
 	spin_lock_bh(&conn->lock);
-	rc = conn->error ? conn->error : smbd_post_recv_one(conn);
+	rc = conn->error ? conn->error : smbdx_post_recv_one(conn);
 	conn->ird = conn->limits.ird;
 	conn->ord = conn->limits.ord;
 	spin_unlock_bh(&conn->lock);
@@ -129,11 +129,11 @@ static int smbd_connect_route_resolved(struct smbd_conn *conn)
 		/* MS-SMBD appendix A 6.1: our own IRD and ORD. */
 		io.ird = conn->limits.ird;
 		io.ord = conn->limits.ord;
-		smbd_ird_ord_encode(&io, &hdr);
+		smbdx_ird_ord_encode(&io, &hdr);
 		param.private_data = &hdr;
 		param.private_data_len = sizeof(hdr);
 	}
-	smbd_set_state(conn, SMBD_CS_CONNECTING);
+	smbdx_set_state(conn, SMBDX_CS_CONNECTING);
 	rc = rdma_connect(conn->id, &param);
 	if (!rc)
 		conn->qp_live = true;
@@ -143,15 +143,15 @@ out:
 }
 
 /**
- * smbd_connect() - connect to a peer and negotiate (active role)
+ * smbdx_connect() - connect to a peer and negotiate (active role)
  * @net: network namespace
  * @dst: peer's IPv4 or IPv6 address; port 0 means the default of the
  *	device the address resolves to (ib_port 445 on InfiniBand/RoCE,
  *	iwarp_port 5445 on iWARP, MS-SMBD 1.9)
  * @src: local address to bind to, or NULL
- * @cfg: settings, NULL for the defaults (smbd_conn_config_init())
+ * @cfg: settings, NULL for the defaults (smbdx_conn_config_init())
  * @ops: callbacks, or NULL (pull mode, no loss notification)
- * @ctx: returned by smbd_conn_context()
+ * @ctx: returned by smbdx_conn_context()
  *
  * Returns once the connection has negotiated (3.1.5.7) or failed; the
  * Negotiation Timer (@cfg->negotiate_timeout_ms, 120 s by default) bounds
@@ -159,18 +159,18 @@ out:
  *
  * Context: process, may sleep.
  *
- * Return: the connection, which the caller owns and must smbd_destroy(),
+ * Return: the connection, which the caller owns and must smbdx_destroy(),
  * or an ERR_PTR(): -ETIMEDOUT, -ECONNREFUSED (rejected, or the peer
  * refused the negotiation), -EPROTO (invalid response), -EHOSTUNREACH,
  * -ENODEV, -EINVAL (bad configuration), -EINTR, ...
  */
-struct smbd_conn *smbd_connect(struct net *net, const struct sockaddr *dst,
+struct smbdx_conn *smbdx_connect(struct net *net, const struct sockaddr *dst,
 			       const struct sockaddr *src,
-			       const struct smbd_conn_config *cfg,
-			       const struct smbd_conn_ops *ops, void *ctx)
+			       const struct smbdx_conn_config *cfg,
+			       const struct smbdx_conn_ops *ops, void *ctx)
 {
-	struct smbd_conn_config c;
-	struct smbd_conn *conn;
+	struct smbdx_conn_config c;
+	struct smbdx_conn *conn;
 	struct rdma_cm_id *id;
 	unsigned long timeout_ms;
 	bool def_port;
@@ -182,68 +182,68 @@ struct smbd_conn *smbd_connect(struct net *net, const struct sockaddr *dst,
 	if (cfg)
 		c = *cfg;
 	else
-		smbd_conn_config_init(&c);
-	smbd_conn_config_resolve(&c, false);
-	if (smbd_config_validate(&c.proto))
+		smbdx_conn_config_init(&c);
+	smbdx_conn_config_resolve(&c, false);
+	if (smbdx_config_validate(&c.proto))
 		return ERR_PTR(-EINVAL);
 
-	conn = smbd_conn_alloc(SMBD_ROLE_ACTIVE, &c);
+	conn = smbdx_conn_alloc(SMBDX_ROLE_ACTIVE, &c);
 	if (!conn)
 		return ERR_PTR(-ENOMEM);
 	conn->ops = ops;
 	conn->ctx = ctx;
 	memcpy(&conn->peer, dst, dst->sa_family == AF_INET ?
 	       sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6));
-	def_port = !smbd_connect_port(dst);
+	def_port = !smbdx_connect_port(dst);
 
-	id = rdma_create_id(net, smbd_cm_handler, conn, RDMA_PS_TCP, IB_QPT_RC);
+	id = rdma_create_id(net, smbdx_cm_handler, conn, RDMA_PS_TCP, IB_QPT_RC);
 	if (IS_ERR(id)) {
 		conn->released = true;
-		smbd_conn_put(conn);
+		smbdx_conn_put(conn);
 		return ERR_CAST(id);
 	}
 	conn->id = id;
-	smbd_conn_publish(conn);
-	smbd_neg_timer_start(conn);
+	smbdx_conn_publish(conn);
+	smbdx_neg_timer_start(conn);
 	timeout_ms = min_t(unsigned long, c.negotiate_timeout_ms, 60000);
 
-	smbd_set_state(conn, SMBD_CS_RESOLVE_ADDR);
+	smbdx_set_state(conn, SMBDX_CS_RESOLVE_ADDR);
 	rc = rdma_resolve_addr(id, (struct sockaddr *)src,
 			       (struct sockaddr *)&conn->peer, timeout_ms);
 	if (rc)
 		goto fail;
-	rc = smbd_wait_cm(conn, SMBD_CMF_ADDR_RESOLVED);
+	rc = smbdx_wait_cm(conn, SMBDX_CMF_ADDR_RESOLVED);
 	if (!rc)
-		rc = smbd_connect_addr_resolved(conn, def_port);
+		rc = smbdx_connect_addr_resolved(conn, def_port);
 	if (rc)
 		goto fail;
 
-	smbd_set_state(conn, SMBD_CS_RESOLVE_ROUTE);
+	smbdx_set_state(conn, SMBDX_CS_RESOLVE_ROUTE);
 	rc = rdma_resolve_route(id, timeout_ms);
 	if (rc)
 		goto fail;
-	rc = smbd_wait_cm(conn, SMBD_CMF_ROUTE_RESOLVED);
+	rc = smbdx_wait_cm(conn, SMBDX_CMF_ROUTE_RESOLVED);
 	if (!rc)
-		rc = smbd_connect_route_resolved(conn);
+		rc = smbdx_connect_route_resolved(conn);
 	if (!rc)
-		rc = smbd_wait_cm(conn, SMBD_CMF_ESTABLISHED);
+		rc = smbdx_wait_cm(conn, SMBDX_CMF_ESTABLISHED);
 	if (rc)
 		goto fail;
 
 	/* 3.1.5.2: the first message is the Negotiate Request. */
-	smbd_set_state(conn, SMBD_CS_NEGOTIATING);
-	rc = smbd_send_negotiate_req(conn);
+	smbdx_set_state(conn, SMBDX_CS_NEGOTIATING);
+	rc = smbdx_send_negotiate_req(conn);
 	if (rc)
 		goto fail;
-	if (wait_event_interruptible(conn->wq, smbd_negotiated_or_failed(conn)))
-		smbd_conn_fail(conn, -EINTR, SMBD_CAUSE_NONE);
+	if (wait_event_interruptible(conn->wq, smbdx_negotiated_or_failed(conn)))
+		smbdx_conn_fail(conn, -EINTR, SMBDX_CAUSE_NONE);
 
 	spin_lock_bh(&conn->lock);
 	rc = conn->error;
 	if (!rc) {
 		conn->handed_over = true;
 		if (!list_empty(&conn->ready) && ops && ops->recv)
-			smbd_conn_queue_work(conn, &conn->upcall_work);
+			smbdx_conn_queue_work(conn, &conn->upcall_work);
 	}
 	spin_unlock_bh(&conn->lock);
 	if (rc)
@@ -251,10 +251,10 @@ struct smbd_conn *smbd_connect(struct net *net, const struct sockaddr *dst,
 	return conn;
 
 fail:
-	smbd_conn_fail(conn, rc, SMBD_CAUSE_NONE);
+	smbdx_conn_fail(conn, rc, SMBDX_CAUSE_NONE);
 	rc = READ_ONCE(conn->error);
-	smbd_conn_teardown(conn);
-	smbd_conn_put(conn);
+	smbdx_conn_teardown(conn);
+	smbdx_conn_put(conn);
 	return ERR_PTR(rc);
 }
-EXPORT_SYMBOL_GPL(smbd_connect);
+EXPORT_SYMBOL_NS_GPL(smbdx_connect, SMBDX_NS);

@@ -5,7 +5,7 @@
  * and the parts of the API that act on a whole connection (disconnect,
  * destroy, query).
  *
- * Normal operation: a connection is created by smbd_connect() (connect.c)
+ * Normal operation: a connection is created by smbdx_connect() (connect.c)
  * or by a listener's CONNECT_REQUEST (listen.c). Its state only moves
  * forward: CREATED -> RESOLVE_ADDR -> RESOLVE_ROUTE -> CONNECTING ->
  * NEGOTIATING -> ESTABLISHED -> DISCONNECTING -> DISCONNECTED -> DESTROYED
@@ -14,13 +14,13 @@
  * once the device is known and live until teardown. Send and receive
  * completions (send.c, recv.c) run in softirq and take only conn->lock.
  *
- * References: the owner (the smbd_connect() caller, or the listener until
+ * References: the owner (the smbdx_connect() caller, or the listener until
  * its accept callback takes the connection), every queued work item that
  * is not a timer, and every received message handed to the upper layer
  * hold one. The last put queues release_work, which removes the debugfs
  * directory and frees the memory in process context.
  *
- * Transport recovery: the first error is sticky. __smbd_conn_fail()
+ * Transport recovery: the first error is sticky. __smbdx_conn_fail()
  * records it with its cause (counted, traced, logged once, rate-limited),
  * moves the state to DISCONNECTING, discards the send queue (waking the
  * senders), cancels the timers, wakes every waiter and queues the
@@ -28,13 +28,13 @@
  * work (loss notification, or clean-up of a connection no upper layer
  * owns yet). It never sleeps and may run in any context.
  *
- * smbd_conn_teardown() releases the verbs resources: disconnect, drain
+ * smbdx_conn_teardown() releases the verbs resources: disconnect, drain
  * the QP (every posted work request completes, flushed, and its handler
  * frees what it owned), destroy the QP, free the CQ (no handler runs
  * after that), unmap and free the receive buffers, free the PD, destroy
  * the cm_id. It runs in process context, never from a CM event handler
  * (rdma_destroy_id() waits for handlers), under res_mutex, and is
- * idempotent: the owner's smbd_destroy(), device removal (ib_client or
+ * idempotent: the owner's smbdx_destroy(), device removal (ib_client or
  * CM event) and the listener may all call it, in any order.
  */
 
@@ -46,62 +46,62 @@
 #include "smbd.h"
 #include "trace.h"
 
-/* Protects smbd_conns, the list of every connection not yet freed. */
-DEFINE_MUTEX(smbd_conns_lock);
-LIST_HEAD(smbd_conns);
+/* Protects smbdx_conns, the list of every connection not yet freed. */
+DEFINE_MUTEX(smbdx_conns_lock);
+LIST_HEAD(smbdx_conns);
 
-static atomic_t smbd_conn_nums = ATOMIC_INIT(0);
+static atomic_t smbdx_conn_nums = ATOMIC_INIT(0);
 
-static const char * const smbd_state_names[] = {
-	[SMBD_CS_CREATED] = "CREATED",
-	[SMBD_CS_RESOLVE_ADDR] = "RESOLVE_ADDR",
-	[SMBD_CS_RESOLVE_ROUTE] = "RESOLVE_ROUTE",
-	[SMBD_CS_CONNECTING] = "CONNECTING",
-	[SMBD_CS_NEGOTIATING] = "NEGOTIATING",
-	[SMBD_CS_ESTABLISHED] = "ESTABLISHED",
-	[SMBD_CS_DISCONNECTING] = "DISCONNECTING",
-	[SMBD_CS_DISCONNECTED] = "DISCONNECTED",
-	[SMBD_CS_DESTROYED] = "DESTROYED",
+static const char * const smbdx_state_names[] = {
+	[SMBDX_CS_CREATED] = "CREATED",
+	[SMBDX_CS_RESOLVE_ADDR] = "RESOLVE_ADDR",
+	[SMBDX_CS_RESOLVE_ROUTE] = "RESOLVE_ROUTE",
+	[SMBDX_CS_CONNECTING] = "CONNECTING",
+	[SMBDX_CS_NEGOTIATING] = "NEGOTIATING",
+	[SMBDX_CS_ESTABLISHED] = "ESTABLISHED",
+	[SMBDX_CS_DISCONNECTING] = "DISCONNECTING",
+	[SMBDX_CS_DISCONNECTED] = "DISCONNECTED",
+	[SMBDX_CS_DESTROYED] = "DESTROYED",
 };
 
 /**
- * smbd_state_str() - name of a connection state
+ * smbdx_state_str() - name of a connection state
  * @s: state
  *
  * Return: a static string.
  */
-const char *smbd_state_str(enum smbd_conn_state s)
+const char *smbdx_state_str(enum smbdx_conn_state s)
 {
-	if ((unsigned int)s >= ARRAY_SIZE(smbd_state_names))
+	if ((unsigned int)s >= ARRAY_SIZE(smbdx_state_names))
 		return "UNKNOWN";
-	return smbd_state_names[s];
+	return smbdx_state_names[s];
 }
 
-static void smbd_conn_release_work(struct work_struct *w);
-static void smbd_conn_disc_work(struct work_struct *w);
-static void smbd_conn_teardown_work(struct work_struct *w);
-static void smbd_conn_est_work(struct work_struct *w);
+static void smbdx_conn_release_work(struct work_struct *w);
+static void smbdx_conn_disc_work(struct work_struct *w);
+static void smbdx_conn_teardown_work(struct work_struct *w);
+static void smbdx_conn_est_work(struct work_struct *w);
 
 /**
- * smbd_conn_alloc() - a new connection object
+ * smbdx_conn_alloc() - a new connection object
  * @role: active or passive
- * @cfg: resolved configuration (smbd_conn_config_resolve())
+ * @cfg: resolved configuration (smbdx_conn_config_resolve())
  *
  * Context: process. The caller holds the only reference.
  *
  * Return: the connection, or NULL without memory.
  */
-struct smbd_conn *smbd_conn_alloc(enum smbd_role role,
-				  const struct smbd_conn_config *cfg)
+struct smbdx_conn *smbdx_conn_alloc(enum smbdx_role role,
+				  const struct smbdx_conn_config *cfg)
 {
-	struct smbd_conn *conn;
+	struct smbdx_conn *conn;
 
 	conn = kzalloc(sizeof(*conn), GFP_KERNEL);
 	if (!conn)
 		return NULL;
 
-	conn->kind = SMBD_OBJ_CONN;
-	conn->num = atomic_inc_return(&smbd_conn_nums);
+	conn->kind = SMBDX_OBJ_CONN;
+	conn->num = atomic_inc_return(&smbdx_conn_nums);
 	kref_init(&conn->ref);
 	INIT_LIST_HEAD(&conn->node);
 	INIT_LIST_HEAD(&conn->lnode);
@@ -114,146 +114,146 @@ struct smbd_conn *smbd_conn_alloc(enum smbd_role role,
 
 	spin_lock_init(&conn->lock);
 	init_waitqueue_head(&conn->wq);
-	conn->state = SMBD_CS_CREATED;
+	conn->state = SMBDX_CS_CREATED;
 	INIT_LIST_HEAD(&conn->send_queue);
 	INIT_LIST_HEAD(&conn->rio_free);
 	INIT_LIST_HEAD(&conn->ready);
 	mutex_init(&conn->res_mutex);
 
-	INIT_DELAYED_WORK(&conn->neg_work, smbd_neg_work);
-	INIT_DELAYED_WORK(&conn->idle_work, smbd_idle_work);
-	INIT_WORK(&conn->upcall_work, smbd_conn_upcall_work);
-	INIT_WORK(&conn->disc_work, smbd_conn_disc_work);
-	INIT_WORK(&conn->est_work, smbd_conn_est_work);
-	INIT_WORK(&conn->pump_work, smbd_pump_work);
-	INIT_WORK(&conn->teardown_work, smbd_conn_teardown_work);
-	INIT_WORK(&conn->release_work, smbd_conn_release_work);
+	INIT_DELAYED_WORK(&conn->neg_work, smbdx_neg_work);
+	INIT_DELAYED_WORK(&conn->idle_work, smbdx_idle_work);
+	INIT_WORK(&conn->upcall_work, smbdx_conn_upcall_work);
+	INIT_WORK(&conn->disc_work, smbdx_conn_disc_work);
+	INIT_WORK(&conn->est_work, smbdx_conn_est_work);
+	INIT_WORK(&conn->pump_work, smbdx_pump_work);
+	INIT_WORK(&conn->teardown_work, smbdx_conn_teardown_work);
+	INIT_WORK(&conn->release_work, smbdx_conn_release_work);
 	return conn;
 }
 
 /**
- * smbd_conn_get() - take a reference
+ * smbdx_conn_get() - take a reference
  * @conn: connection with at least one reference already held
  */
-void smbd_conn_get(struct smbd_conn *conn)
+void smbdx_conn_get(struct smbdx_conn *conn)
 {
 	kref_get(&conn->ref);
 }
 
-static void smbd_conn_release(struct kref *ref)
+static void smbdx_conn_release(struct kref *ref)
 {
-	struct smbd_conn *conn = container_of(ref, struct smbd_conn, ref);
+	struct smbdx_conn *conn = container_of(ref, struct smbdx_conn, ref);
 
 	/* Possibly softirq: free in process context. */
-	queue_work(smbd_wq, &conn->release_work);
+	queue_work(smbdx_wq, &conn->release_work);
 }
 
 /**
- * smbd_conn_put() - drop a reference
+ * smbdx_conn_put() - drop a reference
  * @conn: connection
  *
  * Context: any. The last reference frees the connection from the
  * workqueue.
  */
-void smbd_conn_put(struct smbd_conn *conn)
+void smbdx_conn_put(struct smbdx_conn *conn)
 {
-	kref_put(&conn->ref, smbd_conn_release);
+	kref_put(&conn->ref, smbdx_conn_release);
 }
 
-static void smbd_conn_release_work(struct work_struct *w)
+static void smbdx_conn_release_work(struct work_struct *w)
 {
-	struct smbd_conn *conn = container_of(w, struct smbd_conn, release_work);
+	struct smbdx_conn *conn = container_of(w, struct smbdx_conn, release_work);
 
 	/* Every owner tears down before dropping its reference. */
 	WARN_ON_ONCE(!conn->released);
 
-	mutex_lock(&smbd_conns_lock);
+	mutex_lock(&smbdx_conns_lock);
 	list_del_init(&conn->node);
-	mutex_unlock(&smbd_conns_lock);
+	mutex_unlock(&smbdx_conns_lock);
 
-	smbd_debugfs_conn_remove(conn);
-	smbd_ready_flush(conn);
+	smbdx_debugfs_conn_remove(conn);
+	smbdx_ready_flush(conn);
 	kfree(conn->mrs);
 	kfree(conn);
 }
 
 /**
- * smbd_conn_publish() - make a connection visible to device removal and
+ * smbdx_conn_publish() - make a connection visible to device removal and
  *	debugfs
  * @conn: connection whose cm_id exists
  *
- * Context: process, not holding smbd_conns_lock.
+ * Context: process, not holding smbdx_conns_lock.
  */
-void smbd_conn_publish(struct smbd_conn *conn)
+void smbdx_conn_publish(struct smbdx_conn *conn)
 {
-	mutex_lock(&smbd_conns_lock);
-	list_add_tail(&conn->node, &smbd_conns);
-	mutex_unlock(&smbd_conns_lock);
-	smbd_debugfs_conn_add(conn);
+	mutex_lock(&smbdx_conns_lock);
+	list_add_tail(&conn->node, &smbdx_conns);
+	mutex_unlock(&smbdx_conns_lock);
+	smbdx_debugfs_conn_add(conn);
 }
 
 /**
- * smbd_conn_set_state() - move the state forward
+ * smbdx_conn_set_state() - move the state forward
  * @conn: connection, lock held
  * @s: new state; a state not after the current one is ignored
  */
-void smbd_conn_set_state(struct smbd_conn *conn, enum smbd_conn_state s)
+void smbdx_conn_set_state(struct smbdx_conn *conn, enum smbdx_conn_state s)
 {
 	lockdep_assert_held(&conn->lock);
 	if (s <= conn->state)
 		return;
-	trace_smbd_state(conn->num, conn->state, s);
+	trace_smbdx_state(conn->num, conn->state, s);
 	conn->state = s;
 	wake_up_all(&conn->wq);
 }
 
 /**
- * smbd_conn_queue_work() - queue one of the connection's work items
+ * smbdx_conn_queue_work() - queue one of the connection's work items
  * @conn: connection
  * @w: its work item; holds a reference while queued
  *
  * Context: any.
  */
-void smbd_conn_queue_work(struct smbd_conn *conn, struct work_struct *w)
+void smbdx_conn_queue_work(struct smbdx_conn *conn, struct work_struct *w)
 {
-	smbd_conn_get(conn);
-	if (!queue_work(smbd_wq, w))
-		smbd_conn_put(conn);
+	smbdx_conn_get(conn);
+	if (!queue_work(smbdx_wq, w))
+		smbdx_conn_put(conn);
 }
 
 /**
- * smbd_conn_log_error() - the one log line of a termination
+ * smbdx_conn_log_error() - the one log line of a termination
  * @conn: connection
  * @cause: why
  *
  * Invalid messages are warnings naming the rule broken; a peer's orderly
  * disconnect is only a debug message. Rate-limited.
  */
-void smbd_conn_log_error(struct smbd_conn *conn, int cause)
+void smbdx_conn_log_error(struct smbdx_conn *conn, int cause)
 {
-	if (cause > 0 && cause < SMBD_VERDICT_COUNT)
+	if (cause > 0 && cause < SMBDX_VERDICT_COUNT)
 		pr_warn_ratelimited("smbdirect: connection %u to %pISpc: invalid message: %s; disconnecting\n",
 				    conn->num, &conn->peer,
-				    smbd_verdict_str(cause));
-	else if (cause == SMBD_CAUSE_PEER_DISCONNECT)
+				    smbdx_verdict_str(cause));
+	else if (cause == SMBDX_CAUSE_PEER_DISCONNECT)
 		pr_debug("smbdirect: connection %u to %pISpc: %s\n", conn->num,
-			 &conn->peer, smbd_cause_str(cause));
+			 &conn->peer, smbdx_cause_str(cause));
 	else
 		pr_info_ratelimited("smbdirect: connection %u to %pISpc: %s; disconnecting\n",
 				    conn->num, &conn->peer,
-				    smbd_cause_str(cause));
+				    smbdx_cause_str(cause));
 }
 
 /**
- * __smbd_conn_fail() - terminate the connection with its first error
+ * __smbdx_conn_fail() - terminate the connection with its first error
  * @conn: connection, lock held
  * @err: negative errno reported to the upper layer
- * @cause: SMBD_CAUSE_* or protocol verdict, counted in the error
- *	counters; SMBD_CAUSE_NONE for a local disconnect
+ * @cause: SMBDX_CAUSE_* or protocol verdict, counted in the error
+ *	counters; SMBDX_CAUSE_NONE for a local disconnect
  *
  * Only the first call has an effect (the error is sticky). Never sleeps.
  */
-void __smbd_conn_fail(struct smbd_conn *conn, int err, int cause)
+void __smbdx_conn_fail(struct smbdx_conn *conn, int err, int cause)
 {
 	lockdep_assert_held(&conn->lock);
 	if (conn->error)
@@ -261,69 +261,69 @@ void __smbd_conn_fail(struct smbd_conn *conn, int err, int cause)
 
 	conn->error = err;
 	conn->cause = cause;
-	trace_smbd_error(conn->num, err, cause);
-	if (cause > 0 && cause < SMBD_CAUSE_COUNT) {
+	trace_smbdx_error(conn->num, err, cause);
+	if (cause > 0 && cause < SMBDX_CAUSE_COUNT) {
 		atomic64_inc(&conn->stats.errors[cause]);
-		atomic64_inc(&smbd_global_stats.errors[cause]);
-		smbd_conn_log_error(conn, cause);
+		atomic64_inc(&smbdx_global_stats.errors[cause]);
+		smbdx_conn_log_error(conn, cause);
 	}
-	smbd_conn_set_state(conn, SMBD_CS_DISCONNECTING);
-	smbd_send_queue_flush(conn);
+	smbdx_conn_set_state(conn, SMBDX_CS_DISCONNECTING);
+	smbdx_send_queue_flush(conn);
 	cancel_delayed_work(&conn->neg_work);
 	cancel_delayed_work(&conn->idle_work);
 	wake_up_all(&conn->wq);
-	smbd_conn_queue_work(conn, &conn->disc_work);
-	smbd_conn_queue_work(conn, &conn->upcall_work);
+	smbdx_conn_queue_work(conn, &conn->disc_work);
+	smbdx_conn_queue_work(conn, &conn->upcall_work);
 }
 
 /**
- * smbd_conn_fail() - __smbd_conn_fail() taking the lock
+ * smbdx_conn_fail() - __smbdx_conn_fail() taking the lock
  * @conn: connection
  * @err: negative errno
  * @cause: cause
  *
  * Context: any.
  */
-void smbd_conn_fail(struct smbd_conn *conn, int err, int cause)
+void smbdx_conn_fail(struct smbdx_conn *conn, int err, int cause)
 {
 	spin_lock_bh(&conn->lock);
-	__smbd_conn_fail(conn, err, cause);
+	__smbdx_conn_fail(conn, err, cause);
 	spin_unlock_bh(&conn->lock);
 }
 
 /*
  * Tell the CM, once, that a passive connection carries data (see
- * smbd_conn_comm_est()), before anything disconnects it: a disconnect
+ * smbdx_conn_comm_est()), before anything disconnects it: a disconnect
  * in REP_SENT would reach the peer as a reject.
  *
  * Context: process, under res_mutex.
  */
-static void smbd_conn_notify_est(struct smbd_conn *conn)
+static void smbdx_conn_notify_est(struct smbdx_conn *conn)
 {
 	lockdep_assert_held(&conn->res_mutex);
 	if (conn->released || !conn->id || conn->disconnect_sent ||
 	    conn->est_notified ||
-	    !test_bit(SMBD_CMF_COMM_EST, &conn->cm_flags) ||
-	    test_bit(SMBD_CMF_ESTABLISHED, &conn->cm_flags))
+	    !test_bit(SMBDX_CMF_COMM_EST, &conn->cm_flags) ||
+	    test_bit(SMBDX_CMF_ESTABLISHED, &conn->cm_flags))
 		return;
 	conn->est_notified = true;
 	/* -EISCONN and the like: the RTU won the race after all. */
 	if (!rdma_notify(conn->id, IB_EVENT_COMM_EST))
-		smbd_stat_inc(conn, SMBD_STAT_CM_COMM_EST);
+		smbdx_stat_inc(conn, SMBDX_STAT_CM_COMM_EST);
 }
 
-static void smbd_conn_est_work(struct work_struct *w)
+static void smbdx_conn_est_work(struct work_struct *w)
 {
-	struct smbd_conn *conn = container_of(w, struct smbd_conn, est_work);
+	struct smbdx_conn *conn = container_of(w, struct smbdx_conn, est_work);
 
 	mutex_lock(&conn->res_mutex);
-	smbd_conn_notify_est(conn);
+	smbdx_conn_notify_est(conn);
 	mutex_unlock(&conn->res_mutex);
-	smbd_conn_put(conn);
+	smbdx_conn_put(conn);
 }
 
 /**
- * smbd_conn_comm_est() - data arrived: tell the CM the connection is up
+ * smbdx_conn_comm_est() - data arrived: tell the CM the connection is up
  * @conn: passive connection
  *
  * On IB and RoCE the accepting side's CM reports ESTABLISHED when the
@@ -345,28 +345,28 @@ static void smbd_conn_est_work(struct work_struct *w)
  *
  * Context: any (softirq completion handler, QP event handler).
  */
-void smbd_conn_comm_est(struct smbd_conn *conn)
+void smbdx_conn_comm_est(struct smbdx_conn *conn)
 {
-	if (conn->role != SMBD_ROLE_PASSIVE || conn->limits.iwarp ||
-	    test_bit(SMBD_CMF_ESTABLISHED, &conn->cm_flags) ||
-	    test_and_set_bit(SMBD_CMF_COMM_EST, &conn->cm_flags))
+	if (conn->role != SMBDX_ROLE_PASSIVE || conn->limits.iwarp ||
+	    test_bit(SMBDX_CMF_ESTABLISHED, &conn->cm_flags) ||
+	    test_and_set_bit(SMBDX_CMF_COMM_EST, &conn->cm_flags))
 		return;
-	smbd_conn_queue_work(conn, &conn->est_work);
+	smbdx_conn_queue_work(conn, &conn->est_work);
 }
 
-static void smbd_qp_event(struct ib_event *event, void *context)
+static void smbdx_qp_event(struct ib_event *event, void *context)
 {
-	struct smbd_conn *conn = context;
+	struct smbdx_conn *conn = context;
 
 	/* Fatal QP errors also flush the queues; the completions fail it. */
 	pr_debug("smbdirect: connection %u: QP event %s\n", conn->num,
 		 ib_event_msg(event->event));
 	if (event->event == IB_EVENT_COMM_EST)
-		smbd_conn_comm_est(conn);
+		smbdx_conn_comm_est(conn);
 }
 
 /**
- * smbd_conn_setup_qp() - create the verbs resources on conn->id's device
+ * smbdx_conn_setup_qp() - create the verbs resources on conn->id's device
  * @conn: connection whose cm_id has a device (address resolved, or a
  *	connect request)
  *
@@ -381,16 +381,16 @@ static void smbd_qp_event(struct ib_event *event, void *context)
  *
  * Return: 0 or a negative errno.
  */
-int smbd_conn_setup_qp(struct smbd_conn *conn)
+int smbdx_conn_setup_qp(struct smbdx_conn *conn)
 {
 	struct ib_device *ibdev = conn->id->device;
 	struct ib_qp_init_attr qpa = {};
 	u32 cqe, sq, nmrs;
 	int rc;
 
-	if (!smbd_device_limits(ibdev, &conn->limits))
+	if (!smbdx_device_limits(ibdev, &conn->limits))
 		return -ENODEV;
-	if (conn->limits.verdict != SMBD_DEV_OK)
+	if (conn->limits.verdict != SMBDX_DEV_OK)
 		return -EOPNOTSUPP;
 	conn->ibdev = ibdev;
 	strscpy(conn->devname, dev_name(&ibdev->dev), sizeof(conn->devname));
@@ -402,17 +402,17 @@ int smbd_conn_setup_qp(struct smbd_conn *conn)
 	if (conn->rq_depth + 1 > conn->limits.max_qp_wr)
 		return -EINVAL;
 	/* One REG_MR or LOCAL_INV at a time per MR, then the RDMA contexts. */
-	nmrs = smbd_mr_plan(conn);
+	nmrs = smbdx_mr_plan(conn);
 	if (conn->sq_depth + 1 + nmrs > conn->limits.max_qp_wr)
 		return -EINVAL;
 	sq = conn->sq_depth + 1 + nmrs;
-	sq += smbd_rw_plan(conn, conn->limits.max_qp_wr - sq);
+	sq += smbdx_rw_plan(conn, conn->limits.max_qp_wr - sq);
 	/* Flushed work requests complete even when unsignaled. */
 	cqe = sq + 3 * conn->rw_ctxs + conn->rq_depth + 2;
 	if (cqe > conn->limits.max_cqe)
 		return -EINVAL;
 	conn->rio_size = max_t(u32, conn->cfg.proto.max_receive_size,
-			       SMBD_PROTO_NEG_RECV_SIZE);
+			       SMBDX_PROTO_NEG_RECV_SIZE);
 
 	conn->pd = ib_alloc_pd(ibdev, 0);
 	if (IS_ERR(conn->pd)) {
@@ -428,7 +428,7 @@ int smbd_conn_setup_qp(struct smbd_conn *conn)
 		goto out;
 	}
 
-	qpa.event_handler = smbd_qp_event;
+	qpa.event_handler = smbdx_qp_event;
 	qpa.qp_context = conn;
 	qpa.send_cq = conn->cq;
 	qpa.recv_cq = conn->cq;
@@ -446,27 +446,27 @@ int smbd_conn_setup_qp(struct smbd_conn *conn)
 		goto out;
 	conn->qp_created = true;
 
-	rc = smbd_mr_pool_init(conn);
+	rc = smbdx_mr_pool_init(conn);
 	if (rc)
 		goto out;
-	rc = smbd_recv_bufs_alloc(conn);
+	rc = smbdx_recv_bufs_alloc(conn);
 	if (rc)
 		goto out;
 	return 0;
 out:
-	smbd_conn_free_qp(conn);
+	smbdx_conn_free_qp(conn);
 	return rc;
 }
 
 /**
- * smbd_conn_free_qp() - release what smbd_conn_setup_qp() created
+ * smbdx_conn_free_qp() - release what smbdx_conn_setup_qp() created
  * @conn: connection whose QP is drained or was never connected
  *
  * Context: process, serialised with set-up and teardown.
  */
-void smbd_conn_free_qp(struct smbd_conn *conn)
+void smbdx_conn_free_qp(struct smbdx_conn *conn)
 {
-	smbd_mr_release(conn);
+	smbdx_mr_release(conn);
 	if (conn->qp_created) {
 		rdma_destroy_qp(conn->id);
 		conn->qp_created = false;
@@ -476,7 +476,7 @@ void smbd_conn_free_qp(struct smbd_conn *conn)
 		ib_free_cq(conn->cq);
 		conn->cq = NULL;
 	}
-	smbd_recv_bufs_free(conn);
+	smbdx_recv_bufs_free(conn);
 	if (conn->pd) {
 		ib_dealloc_pd(conn->pd);
 		conn->pd = NULL;
@@ -484,7 +484,7 @@ void smbd_conn_free_qp(struct smbd_conn *conn)
 }
 
 /**
- * smbd_conn_teardown() - release every verbs resource, once
+ * smbdx_conn_teardown() - release every verbs resource, once
  * @conn: connection
  *
  * Terminates the connection if it is not already (-ESHUTDOWN), then under
@@ -493,10 +493,10 @@ void smbd_conn_free_qp(struct smbd_conn *conn)
  *
  * Context: process; never from the connection's CM event handler.
  */
-void smbd_conn_teardown(struct smbd_conn *conn)
+void smbdx_conn_teardown(struct smbdx_conn *conn)
 {
 	might_sleep();
-	smbd_conn_fail(conn, -ESHUTDOWN, SMBD_CAUSE_NONE);
+	smbdx_conn_fail(conn, -ESHUTDOWN, SMBDX_CAUSE_NONE);
 	cancel_delayed_work_sync(&conn->neg_work);
 	cancel_delayed_work_sync(&conn->idle_work);
 
@@ -505,31 +505,31 @@ void smbd_conn_teardown(struct smbd_conn *conn)
 		goto out;
 	if (conn->id && conn->qp_live) {
 		if (!conn->disconnect_sent) {
-			smbd_conn_notify_est(conn);
+			smbdx_conn_notify_est(conn);
 			rdma_disconnect(conn->id);
 			conn->disconnect_sent = true;
 		}
 		ib_drain_qp(conn->id->qp);
 	}
-	smbd_conn_free_qp(conn);
+	smbdx_conn_free_qp(conn);
 	if (conn->id) {
 		rdma_destroy_id(conn->id);
 		conn->id = NULL;
 	}
 	conn->released = true;
 	spin_lock_bh(&conn->lock);
-	smbd_conn_set_state(conn, SMBD_CS_DESTROYED);
+	smbdx_conn_set_state(conn, SMBDX_CS_DESTROYED);
 	spin_unlock_bh(&conn->lock);
 out:
 	mutex_unlock(&conn->res_mutex);
 }
 
-static void smbd_conn_teardown_work(struct work_struct *w)
+static void smbdx_conn_teardown_work(struct work_struct *w)
 {
-	struct smbd_conn *conn = container_of(w, struct smbd_conn, teardown_work);
+	struct smbdx_conn *conn = container_of(w, struct smbdx_conn, teardown_work);
 
-	smbd_conn_teardown(conn);
-	smbd_conn_put(conn);
+	smbdx_conn_teardown(conn);
+	smbdx_conn_put(conn);
 }
 
 /*
@@ -537,22 +537,22 @@ static void smbd_conn_teardown_work(struct work_struct *w)
  * peer (on IB/RoCE, also the DREP the peer's own DISCONNECTED waits for)
  * and moves the QP to the error state, flushing what is posted.
  */
-static void smbd_conn_disc_work(struct work_struct *w)
+static void smbdx_conn_disc_work(struct work_struct *w)
 {
-	struct smbd_conn *conn = container_of(w, struct smbd_conn, disc_work);
+	struct smbdx_conn *conn = container_of(w, struct smbdx_conn, disc_work);
 
 	mutex_lock(&conn->res_mutex);
 	if (!conn->released && conn->id && conn->qp_live &&
 	    !conn->disconnect_sent) {
-		smbd_conn_notify_est(conn);
+		smbdx_conn_notify_est(conn);
 		rdma_disconnect(conn->id);
 		conn->disconnect_sent = true;
 	}
 	mutex_unlock(&conn->res_mutex);
-	smbd_conn_put(conn);
+	smbdx_conn_put(conn);
 }
 
-static void smbd_conn_record_ird_ord(struct smbd_conn *conn,
+static void smbdx_conn_record_ird_ord(struct smbdx_conn *conn,
 				     const struct rdma_conn_param *p)
 {
 	if (p->responder_resources)
@@ -562,7 +562,7 @@ static void smbd_conn_record_ird_ord(struct smbd_conn *conn,
 }
 
 /**
- * smbd_conn_cm_event() - a CM event on a connection's cm_id
+ * smbdx_conn_cm_event() - a CM event on a connection's cm_id
  * @conn: connection (the cm_id's context)
  * @id: its cm_id
  * @event: the event
@@ -573,7 +573,7 @@ static void smbd_conn_record_ird_ord(struct smbd_conn *conn,
  *
  * Return: 0 (the CM must not destroy the cm_id).
  */
-int smbd_conn_cm_event(struct smbd_conn *conn, struct rdma_cm_id *id,
+int smbdx_conn_cm_event(struct smbdx_conn *conn, struct rdma_cm_id *id,
 		       struct rdma_cm_event *event)
 {
 	pr_debug("smbdirect: connection %u: %s (%d)\n", conn->num,
@@ -581,47 +581,47 @@ int smbd_conn_cm_event(struct smbd_conn *conn, struct rdma_cm_id *id,
 
 	switch (event->event) {
 	case RDMA_CM_EVENT_ADDR_RESOLVED:
-		set_bit(SMBD_CMF_ADDR_RESOLVED, &conn->cm_flags);
+		set_bit(SMBDX_CMF_ADDR_RESOLVED, &conn->cm_flags);
 		wake_up_all(&conn->wq);
 		break;
 	case RDMA_CM_EVENT_ROUTE_RESOLVED:
-		set_bit(SMBD_CMF_ROUTE_RESOLVED, &conn->cm_flags);
+		set_bit(SMBDX_CMF_ROUTE_RESOLVED, &conn->cm_flags);
 		wake_up_all(&conn->wq);
 		break;
 	case RDMA_CM_EVENT_ESTABLISHED:
 		/* The passive side keeps what it negotiated at the request. */
-		if (conn->role == SMBD_ROLE_ACTIVE) {
+		if (conn->role == SMBDX_ROLE_ACTIVE) {
 			spin_lock_bh(&conn->lock);
-			smbd_conn_record_ird_ord(conn, &event->param.conn);
+			smbdx_conn_record_ird_ord(conn, &event->param.conn);
 			spin_unlock_bh(&conn->lock);
 		}
-		set_bit(SMBD_CMF_ESTABLISHED, &conn->cm_flags);
+		set_bit(SMBDX_CMF_ESTABLISHED, &conn->cm_flags);
 		wake_up_all(&conn->wq);
 		break;
 	case RDMA_CM_EVENT_ADDR_ERROR:
 	case RDMA_CM_EVENT_ROUTE_ERROR:
 	case RDMA_CM_EVENT_CONNECT_ERROR:
 	case RDMA_CM_EVENT_UNREACHABLE:
-		smbd_conn_fail(conn, event->status < 0 ? event->status :
-			       -EHOSTUNREACH, SMBD_CAUSE_CM_ERROR);
+		smbdx_conn_fail(conn, event->status < 0 ? event->status :
+			       -EHOSTUNREACH, SMBDX_CAUSE_CM_ERROR);
 		break;
 	case RDMA_CM_EVENT_REJECTED:
-		smbd_conn_fail(conn, -ECONNREFUSED, SMBD_CAUSE_REJECTED);
+		smbdx_conn_fail(conn, -ECONNREFUSED, SMBDX_CAUSE_REJECTED);
 		break;
 	case RDMA_CM_EVENT_ADDR_CHANGE:
-		smbd_conn_fail(conn, -ENETRESET, SMBD_CAUSE_CM_ERROR);
+		smbdx_conn_fail(conn, -ENETRESET, SMBDX_CAUSE_CM_ERROR);
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
 		spin_lock_bh(&conn->lock);
-		set_bit(SMBD_CMF_DISCONNECTED, &conn->cm_flags);
-		__smbd_conn_fail(conn, -ECONNRESET, SMBD_CAUSE_PEER_DISCONNECT);
-		smbd_conn_set_state(conn, SMBD_CS_DISCONNECTED);
+		set_bit(SMBDX_CMF_DISCONNECTED, &conn->cm_flags);
+		__smbdx_conn_fail(conn, -ECONNRESET, SMBDX_CAUSE_PEER_DISCONNECT);
+		smbdx_conn_set_state(conn, SMBDX_CS_DISCONNECTED);
 		spin_unlock_bh(&conn->lock);
 		break;
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
-		smbd_conn_fail(conn, -ENODEV, SMBD_CAUSE_DEVICE_REMOVAL);
+		smbdx_conn_fail(conn, -ENODEV, SMBDX_CAUSE_DEVICE_REMOVAL);
 		/* The CM waits until this cm_id is destroyed. */
-		smbd_conn_queue_work(conn, &conn->teardown_work);
+		smbdx_conn_queue_work(conn, &conn->teardown_work);
 		break;
 	default:
 		break;
@@ -630,7 +630,7 @@ int smbd_conn_cm_event(struct smbd_conn *conn, struct rdma_cm_id *id,
 }
 
 /**
- * smbd_cm_handler() - the event handler of every smbdirect cm_id
+ * smbdx_cm_handler() - the event handler of every smbdirect cm_id
  * @id: cm_id; its context is a connection or a listener
  * @event: the event
  *
@@ -640,20 +640,20 @@ int smbd_conn_cm_event(struct smbd_conn *conn, struct rdma_cm_id *id,
  * Return: 0, or non-zero to have the CM destroy @id (refused connect
  * request only).
  */
-int smbd_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *event)
+int smbdx_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *event)
 {
-	enum smbd_obj_kind *kind = id->context;
+	enum smbdx_obj_kind *kind = id->context;
 
-	if (*kind == SMBD_OBJ_LISTENER)
-		return smbd_listener_cm_event(container_of(kind,
-							   struct smbd_listener,
+	if (*kind == SMBDX_OBJ_LISTENER)
+		return smbdx_listener_cm_event(container_of(kind,
+							   struct smbdx_listener,
 							   kind), id, event);
-	return smbd_conn_cm_event(container_of(kind, struct smbd_conn, kind),
+	return smbdx_conn_cm_event(container_of(kind, struct smbdx_conn, kind),
 				  id, event);
 }
 
 /**
- * smbd_conns_device_removed() - end every connection on a device
+ * smbdx_conns_device_removed() - end every connection on a device
  * @ibdev: device being removed
  *
  * Each connection is terminated (-ENODEV, reported to its owner once) and
@@ -661,104 +661,104 @@ int smbd_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *event)
  *
  * Context: process (the ib_client remove callback).
  */
-void smbd_conns_device_removed(struct ib_device *ibdev)
+void smbdx_conns_device_removed(struct ib_device *ibdev)
 {
-	struct smbd_conn *conn, *found;
+	struct smbdx_conn *conn, *found;
 
 	for (;;) {
 		found = NULL;
-		mutex_lock(&smbd_conns_lock);
-		list_for_each_entry(conn, &smbd_conns, node) {
+		mutex_lock(&smbdx_conns_lock);
+		list_for_each_entry(conn, &smbdx_conns, node) {
 			if (READ_ONCE(conn->ibdev) != ibdev ||
-			    test_bit(SMBD_CMF_REMOVED, &conn->cm_flags))
+			    test_bit(SMBDX_CMF_REMOVED, &conn->cm_flags))
 				continue;
 			if (!kref_get_unless_zero(&conn->ref))
 				continue;
-			set_bit(SMBD_CMF_REMOVED, &conn->cm_flags);
+			set_bit(SMBDX_CMF_REMOVED, &conn->cm_flags);
 			found = conn;
 			break;
 		}
-		mutex_unlock(&smbd_conns_lock);
+		mutex_unlock(&smbdx_conns_lock);
 		if (!found)
 			break;
-		smbd_conn_fail(found, -ENODEV, SMBD_CAUSE_DEVICE_REMOVAL);
-		smbd_conn_teardown(found);
-		smbd_conn_put(found);
+		smbdx_conn_fail(found, -ENODEV, SMBDX_CAUSE_DEVICE_REMOVAL);
+		smbdx_conn_teardown(found);
+		smbdx_conn_put(found);
 	}
 }
 
 /**
- * smbd_disconnect() - disconnect a connection
+ * smbdx_disconnect() - disconnect a connection
  * @conn: connection
  *
  * Starts an orderly disconnect (3.1.7.1: the upper layer's disconnected
  * callback follows with -ESHUTDOWN unless another error came first).
- * Idempotent; the connection stays allocated until smbd_destroy().
+ * Idempotent; the connection stays allocated until smbdx_destroy().
  *
  * Context: any, including the callbacks and atomic context.
  */
-void smbd_disconnect(struct smbd_conn *conn)
+void smbdx_disconnect(struct smbdx_conn *conn)
 {
-	smbd_conn_fail(conn, -ESHUTDOWN, SMBD_CAUSE_NONE);
+	smbdx_conn_fail(conn, -ESHUTDOWN, SMBDX_CAUSE_NONE);
 }
-EXPORT_SYMBOL_GPL(smbd_disconnect);
+EXPORT_SYMBOL_NS_GPL(smbdx_disconnect, SMBDX_NS);
 
-static bool smbd_sends_drained(struct smbd_conn *conn)
+static bool smbdx_sends_drained(struct smbdx_conn *conn)
 {
 	bool done;
 
 	spin_lock_bh(&conn->lock);
-	done = conn->state != SMBD_CS_ESTABLISHED ||
+	done = conn->state != SMBDX_CS_ESTABLISHED ||
 	       (!conn->sends_posted && list_empty(&conn->send_queue));
 	spin_unlock_bh(&conn->lock);
 	return done;
 }
 
 /**
- * smbd_destroy() - disconnect, release and forget a connection
+ * smbdx_destroy() - disconnect, release and forget a connection
  * @conn: connection owned by the caller
  *
  * Disconnects if still connected, after giving the Sends already posted or
  * queued up to destroy_drain_ms (module parameter, 2 s) to complete, so
- * that a message smbd_send() returned for is not cut off (smbd_disconnect()
+ * that a message smbdx_send() returned for is not cut off (smbdx_disconnect()
  * does not wait). Then waits for a running callback of this connection to
  * return (unless called from it), drains the QP and frees
  * every resource, then drops the owner's reference. No callback runs after
  * it returns. Messages the caller still holds stay valid until
- * smbd_msg_free(). Safe whatever happened before (loss, device removal,
- * smbd_disconnect()); each owner calls it exactly once.
+ * smbdx_msg_free(). Safe whatever happened before (loss, device removal,
+ * smbdx_disconnect()); each owner calls it exactly once.
  *
  * Context: process, may sleep; may be called from the connection's own
  * callbacks.
  */
-void smbd_destroy(struct smbd_conn *conn)
+void smbdx_destroy(struct smbdx_conn *conn)
 {
 	might_sleep();
 	/*
-	 * A message smbd_send() returned for is posted, not yet delivered:
+	 * A message smbdx_send() returned for is posted, not yet delivered:
 	 * give the Sends a bounded time to complete before disconnecting.
 	 */
 	spin_lock_bh(&conn->lock);
 	conn->draining = true;
 	spin_unlock_bh(&conn->lock);
-	if (!wait_event_timeout(conn->wq, smbd_sends_drained(conn),
-				msecs_to_jiffies(READ_ONCE(smbd_destroy_drain_ms))))
-		smbd_stat_inc(conn, SMBD_STAT_DESTROY_DRAIN_TIMEOUTS);
+	if (!wait_event_timeout(conn->wq, smbdx_sends_drained(conn),
+				msecs_to_jiffies(READ_ONCE(smbdx_destroy_drain_ms))))
+		smbdx_stat_inc(conn, SMBDX_STAT_DESTROY_DRAIN_TIMEOUTS);
 
 	spin_lock_bh(&conn->lock);
 	conn->upcalls_off = true;
-	__smbd_conn_fail(conn, -ESHUTDOWN, SMBD_CAUSE_NONE);
+	__smbdx_conn_fail(conn, -ESHUTDOWN, SMBDX_CAUSE_NONE);
 	spin_unlock_bh(&conn->lock);
 
 	if (READ_ONCE(conn->upcall_task) != current)
 		flush_work(&conn->upcall_work);
-	smbd_conn_teardown(conn);
-	smbd_conn_put(conn);
+	smbdx_conn_teardown(conn);
+	smbdx_conn_put(conn);
 }
-EXPORT_SYMBOL_GPL(smbd_destroy);
+EXPORT_SYMBOL_NS_GPL(smbdx_destroy, SMBDX_NS);
 
 /**
- * smbd_conn_query() - negotiated parameters of a connection (3.1.4.7)
+ * smbdx_conn_query() - negotiated parameters of a connection (3.1.4.7)
  * @conn: connection
  * @info: filled in
  *
@@ -766,7 +766,7 @@ EXPORT_SYMBOL_GPL(smbd_destroy);
  *
  * Return: 0, or -ENOTCONN if the connection never finished negotiating.
  */
-int smbd_conn_query(struct smbd_conn *conn, struct smbd_conn_info *info)
+int smbdx_conn_query(struct smbdx_conn *conn, struct smbdx_conn_info *info)
 {
 	int rc = 0;
 
@@ -787,10 +787,10 @@ int smbd_conn_query(struct smbd_conn *conn, struct smbd_conn_info *info)
 	strscpy(info->device, conn->devname, sizeof(info->device));
 	return rc;
 }
-EXPORT_SYMBOL_GPL(smbd_conn_query);
+EXPORT_SYMBOL_NS_GPL(smbdx_conn_query, SMBDX_NS);
 
 /**
- * smbd_conn_error() - the connection's first error
+ * smbdx_conn_error() - the connection's first error
  * @conn: connection
  *
  * Context: any.
@@ -798,51 +798,51 @@ EXPORT_SYMBOL_GPL(smbd_conn_query);
  * Return: 0 while the connection is usable, else the negative errno it
  * failed with (-ESHUTDOWN after a local disconnect).
  */
-int smbd_conn_error(struct smbd_conn *conn)
+int smbdx_conn_error(struct smbdx_conn *conn)
 {
 	return READ_ONCE(conn->error);
 }
-EXPORT_SYMBOL_GPL(smbd_conn_error);
+EXPORT_SYMBOL_NS_GPL(smbdx_conn_error, SMBDX_NS);
 
 /**
- * smbd_conn_context() - the upper layer's context of a connection
+ * smbdx_conn_context() - the upper layer's context of a connection
  * @conn: connection
  *
- * Return: what smbd_connect() or smbd_conn_set_context() stored.
+ * Return: what smbdx_connect() or smbdx_conn_set_context() stored.
  */
-void *smbd_conn_context(struct smbd_conn *conn)
+void *smbdx_conn_context(struct smbdx_conn *conn)
 {
 	return READ_ONCE(conn->ctx);
 }
-EXPORT_SYMBOL_GPL(smbd_conn_context);
+EXPORT_SYMBOL_NS_GPL(smbdx_conn_context, SMBDX_NS);
 
 /**
- * smbd_conn_set_context() - store the upper layer's context
+ * smbdx_conn_set_context() - store the upper layer's context
  * @conn: connection
  * @ctx: anything
  *
  * Typically called from a listener's accept callback.
  */
-void smbd_conn_set_context(struct smbd_conn *conn, void *ctx)
+void smbdx_conn_set_context(struct smbdx_conn *conn, void *ctx)
 {
 	WRITE_ONCE(conn->ctx, ctx);
 }
-EXPORT_SYMBOL_GPL(smbd_conn_set_context);
+EXPORT_SYMBOL_NS_GPL(smbdx_conn_set_context, SMBDX_NS);
 
 /**
- * smbd_conn_id() - the connection's number (its debugfs directory name)
+ * smbdx_conn_id() - the connection's number (its debugfs directory name)
  * @conn: connection
  *
  * Return: a number unique while the module is loaded.
  */
-u32 smbd_conn_id(struct smbd_conn *conn)
+u32 smbdx_conn_id(struct smbdx_conn *conn)
 {
 	return conn->num;
 }
-EXPORT_SYMBOL_GPL(smbd_conn_id);
+EXPORT_SYMBOL_NS_GPL(smbdx_conn_id, SMBDX_NS);
 
 /**
- * smbd_test_set_mute() - test hook: stop (or resume) sending anything
+ * smbdx_test_set_mute() - test hook: stop (or resume) sending anything
  * @conn: connection
  * @mute: true to stop the send loop (no data, credits or keepalive
  *	answers leave), false to resume
@@ -850,73 +850,73 @@ EXPORT_SYMBOL_GPL(smbd_conn_id);
  * Lets a test make a peer that never answers, to exercise the other
  * side's keepalive timeout and credit stalls.
  */
-void smbd_test_set_mute(struct smbd_conn *conn, bool mute)
+void smbdx_test_set_mute(struct smbdx_conn *conn, bool mute)
 {
 	spin_lock_bh(&conn->lock);
 	conn->test_mute = mute;
 	if (!mute)
-		__smbd_send_pump(conn, NULL);
+		__smbdx_send_pump(conn, NULL);
 	spin_unlock_bh(&conn->lock);
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_test_set_mute);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_test_set_mute);
 
 /**
- * smbd_test_stat() - test hook: a counter of a connection
+ * smbdx_test_stat() - test hook: a counter of a connection
  * @conn: connection
  * @s: counter
  *
  * Return: its value.
  */
-u64 smbd_test_stat(struct smbd_conn *conn, enum smbd_stat s)
+u64 smbdx_test_stat(struct smbdx_conn *conn, enum smbdx_stat s)
 {
 	return atomic64_read(&conn->stats.v[s]);
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_test_stat);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_test_stat);
 
 /**
- * smbd_test_error_count() - test hook: an error counter of a connection
+ * smbdx_test_error_count() - test hook: an error counter of a connection
  * @conn: connection
  * @cause: cause
  *
  * Return: its value.
  */
-u64 smbd_test_error_count(struct smbd_conn *conn, int cause)
+u64 smbdx_test_error_count(struct smbdx_conn *conn, int cause)
 {
 	return atomic64_read(&conn->stats.errors[cause]);
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_test_error_count);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_test_error_count);
 
 /**
- * smbd_test_global_error_count() - test hook: a global error counter
+ * smbdx_test_global_error_count() - test hook: a global error counter
  * @cause: cause
  *
  * Return: its value.
  */
-u64 smbd_test_global_error_count(int cause)
+u64 smbdx_test_global_error_count(int cause)
 {
-	return atomic64_read(&smbd_global_stats.errors[cause]);
+	return atomic64_read(&smbdx_global_stats.errors[cause]);
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_test_global_error_count);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_test_global_error_count);
 
 /**
- * smbd_test_cause() - test hook: why the connection failed
+ * smbdx_test_cause() - test hook: why the connection failed
  * @conn: connection
  *
- * Return: its first error's cause, SMBD_CAUSE_NONE if none.
+ * Return: its first error's cause, SMBDX_CAUSE_NONE if none.
  */
-int smbd_test_cause(struct smbd_conn *conn)
+int smbdx_test_cause(struct smbdx_conn *conn)
 {
 	return READ_ONCE(conn->cause);
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_test_cause);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_test_cause);
 
 /**
- * smbd_test_held_bytes() - test hook: received bytes the upper layer holds
+ * smbdx_test_held_bytes() - test hook: received bytes the upper layer holds
  * @conn: connection
  *
  * Return: held_bytes.
  */
-u64 smbd_test_held_bytes(struct smbd_conn *conn)
+u64 smbdx_test_held_bytes(struct smbdx_conn *conn)
 {
 	u64 held;
 
@@ -925,4 +925,4 @@ u64 smbd_test_held_bytes(struct smbd_conn *conn)
 	spin_unlock_bh(&conn->lock);
 	return held;
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_test_held_bytes);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_test_held_bytes);

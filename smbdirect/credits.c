@@ -9,17 +9,17 @@
  * must be built, and how many receives to post.
  *
  * Normal operation, with the transport's per-connection lock held:
- *  - after negotiation: smbd_credits_init(), post smbd_credits_recv_to_post()
- *    receives and report them with smbd_credits_recv_posted(); the passive
- *    side then takes smbd_credits_grant_initial() for its Negotiate Response;
- *  - upper-layer message: smbd_credits_queue() with its fragment count,
+ *  - after negotiation: smbdx_credits_init(), post smbdx_credits_recv_to_post()
+ *    receives and report them with smbdx_credits_recv_posted(); the passive
+ *    side then takes smbdx_credits_grant_initial() for its Negotiate Response;
+ *  - upper-layer message: smbdx_credits_queue() with its fragment count,
  *    before any of its fragments is taken;
- *  - send loop: call smbd_credits_next_send() until it returns
- *    SMBD_SEND_IDLE or SMBD_SEND_BLOCKED, sending the head of the queue or a
+ *  - send loop: call smbdx_credits_next_send() until it returns
+ *    SMBDX_SEND_IDLE or SMBDX_SEND_BLOCKED, sending the head of the queue or a
  *    new empty message as told;
- *  - receive completion: smbd_data_decode(), smbd_credits_on_recv(), repost
+ *  - receive completion: smbdx_data_decode(), smbdx_credits_on_recv(), repost
  *    receives as above, then run the send loop;
- *  - idle timer: smbd_credits_on_idle_timeout(), then run the send loop.
+ *  - idle timer: smbdx_credits_on_idle_timeout(), then run the send loop.
  *
  * Rules and the decisions taken where the specification leaves room (see
  * Documentation/protocol-engine.rst for the reasoning):
@@ -57,7 +57,7 @@
 #include "credits.h"
 
 /* Most credits routinely granted: one receive is kept for a last-credit grant */
-static u32 smbd_credits_cap(const struct smbd_credits *c)
+static u32 smbdx_credits_cap(const struct smbdx_credits *c)
 {
 	u32 max = c->recv_credit_max > 1 ? c->recv_credit_max - 1 : 1;
 
@@ -72,10 +72,10 @@ static u32 smbd_credits_cap(const struct smbd_credits *c)
  * keep one, instead of the two of us passing a single credit back and
  * forth for ever.
  */
-static u32 smbd_credits_grant(const struct smbd_credits *c, bool must)
+static u32 smbdx_credits_grant(const struct smbdx_credits *c, bool must)
 {
-	u32 ungranted = smbd_credits_recv_ungranted(c);
-	u32 cap = smbd_credits_cap(c);
+	u32 ungranted = smbdx_credits_recv_ungranted(c);
+	u32 cap = smbdx_credits_cap(c);
 	u32 room, g;
 
 	if (c->send_credits == 1)
@@ -91,35 +91,35 @@ static u32 smbd_credits_grant(const struct smbd_credits *c, bool must)
  * 3.1.5.9: a grant is mandatory when the peer holds no credit, or when we
  * are about to use our last send credit.
  */
-static bool smbd_credits_must_grant(const struct smbd_credits *c)
+static bool smbdx_credits_must_grant(const struct smbdx_credits *c)
 {
 	return !c->recv_granted || c->send_credits == 1;
 }
 
 /**
- * smbd_credits_init() - set up the credit state after negotiation
+ * smbdx_credits_init() - set up the credit state after negotiation
  * @c: credit state
- * @p: negotiated parameters (smbd_params_from_req() or
- *	smbd_params_from_resp())
+ * @p: negotiated parameters (smbdx_params_from_req() or
+ *	smbdx_params_from_resp())
  *
  * SendCredits is what the Negotiate Response granted (active side) or 0
  * (passive side); nothing is posted, granted or queued yet. A
  * ReceiveCreditMax or target of 0 is raised to 1.
  */
-void smbd_credits_init(struct smbd_credits *c,
-		       const struct smbd_proto_params *p)
+void smbdx_credits_init(struct smbdx_credits *c,
+		       const struct smbdx_proto_params *p)
 {
 	memset(c, 0, sizeof(*c));
 	c->send_credits = p->send_credits;
 	c->send_credit_target = max_t(u16, p->send_credit_target, 1);
 	c->recv_credit_max = max_t(u16, p->recv_credit_max, 1);
 	c->recv_credit_target = max_t(u16, p->recv_credit_target, 1);
-	c->keepalive = SMBD_KEEPALIVE_NONE;
+	c->keepalive = SMBDX_KEEPALIVE_NONE;
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_credits_init);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_credits_init);
 
 /**
- * smbd_credits_recv_to_post() - how many receives to post now
+ * smbdx_credits_recv_to_post() - how many receives to post now
  * @c: credit state
  *
  * Enough receives for the peer to be topped up to its target (capped as for
@@ -128,19 +128,19 @@ EXPORT_SYMBOL_IF_KUNIT(smbd_credits_init);
  *
  * Return: number of receives the transport should post; it may post fewer
  * if it has fewer free buffers, and reports what it posted with
- * smbd_credits_recv_posted().
+ * smbdx_credits_recv_posted().
  */
-u32 smbd_credits_recv_to_post(const struct smbd_credits *c)
+u32 smbdx_credits_recv_to_post(const struct smbdx_credits *c)
 {
-	u32 want = max(smbd_credits_cap(c), c->recv_granted) + 1;
+	u32 want = max(smbdx_credits_cap(c), c->recv_granted) + 1;
 
 	want = min_t(u32, want, c->recv_credit_max);
 	return want > c->recv_posted ? want - c->recv_posted : 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_credits_recv_to_post);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_credits_recv_to_post);
 
 /**
- * smbd_credits_recv_posted() - receives were posted
+ * smbdx_credits_recv_posted() - receives were posted
  * @c: credit state
  * @n: number of receives successfully posted
  *
@@ -148,14 +148,14 @@ EXPORT_SYMBOL_IF_KUNIT(smbd_credits_recv_to_post);
  * Run the send loop afterwards: a message blocked for want of something to
  * grant may now go.
  */
-void smbd_credits_recv_posted(struct smbd_credits *c, u32 n)
+void smbdx_credits_recv_posted(struct smbdx_credits *c, u32 n)
 {
 	c->recv_posted += n;
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_credits_recv_posted);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_credits_recv_posted);
 
 /**
- * smbd_credits_grant_initial() - credits for the Negotiate Response
+ * smbdx_credits_grant_initial() - credits for the Negotiate Response
  * @c: credit state of the passive side, with receives already posted
  *
  * 3.1.5.3 grants Connection.ReceiveCredits; we grant the posted receives up
@@ -163,21 +163,21 @@ EXPORT_SYMBOL_IF_KUNIT(smbd_credits_recv_posted);
  *
  * Return: credits granted; 0 means credit set-up failed and the response
  * must carry STATUS_INSUFFICIENT_RESOURCES (3.1.5.6,
- * SMBD_ERR_NEG_NO_RECV_CREDITS).
+ * SMBDX_ERR_NEG_NO_RECV_CREDITS).
  */
-u16 smbd_credits_grant_initial(struct smbd_credits *c)
+u16 smbdx_credits_grant_initial(struct smbdx_credits *c)
 {
-	u32 g = smbd_credits_grant(c, true);
+	u32 g = smbdx_credits_grant(c, true);
 
 	c->recv_granted += g;
 	return g;
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_credits_grant_initial);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_credits_grant_initial);
 
 /**
- * smbd_credits_on_recv() - account for a received Data Transfer message
+ * smbdx_credits_on_recv() - account for a received Data Transfer message
  * @c: credit state
- * @di: header accepted by smbd_data_decode()
+ * @di: header accepted by smbdx_data_decode()
  *
  * 3.1.5.5 and 3.1.5.8: the receive it used is no longer posted nor held by
  * the peer; ReceiveCreditTarget becomes its CreditsRequested; SendCredits
@@ -185,63 +185,63 @@ EXPORT_SYMBOL_IF_KUNIT(smbd_credits_grant_initial);
  * RESPONSE_REQUESTED flag sets SendImmediate. Nothing changes on failure.
  * Afterwards the transport reposts receives and runs the send loop.
  *
- * Return: SMBD_OK; SMBD_ERR_RECV_NO_CREDIT if the peer held no credit
- * (it sent more than we granted); SMBD_ERR_SEND_CREDIT_OVERFLOW if our send
+ * Return: SMBDX_OK; SMBDX_ERR_RECV_NO_CREDIT if the peer held no credit
+ * (it sent more than we granted); SMBDX_ERR_SEND_CREDIT_OVERFLOW if our send
  * credits would exceed 65535 (no peer has that many receives posted). Both
  * are protocol violations: terminate the connection.
  */
-enum smbd_verdict smbd_credits_on_recv(struct smbd_credits *c,
-				       const struct smbd_data_info *di)
+enum smbdx_verdict smbdx_credits_on_recv(struct smbdx_credits *c,
+				       const struct smbdx_data_info *di)
 {
 	if (!c->recv_granted || !c->recv_posted)
-		return SMBD_ERR_RECV_NO_CREDIT;
+		return SMBDX_ERR_RECV_NO_CREDIT;
 	if ((u64)c->send_credits + di->credits_granted > U16_MAX)
-		return SMBD_ERR_SEND_CREDIT_OVERFLOW;
+		return SMBDX_ERR_SEND_CREDIT_OVERFLOW;
 
 	c->recv_posted--;
 	c->recv_granted--;
 	c->recv_credit_target = max_t(u16, di->credits_requested, 1);
 	c->send_credits += di->credits_granted;
-	c->keepalive = SMBD_KEEPALIVE_NONE;
-	if (di->flags & SMBD_FLAG_RESPONSE_REQUESTED)
+	c->keepalive = SMBDX_KEEPALIVE_NONE;
+	if (di->flags & SMBDX_FLAG_RESPONSE_REQUESTED)
 		c->send_immediate = true;
-	return SMBD_OK;
+	return SMBDX_OK;
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_credits_on_recv);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_credits_on_recv);
 
 /**
- * smbd_credits_queue() - messages were appended to the send queue
+ * smbdx_credits_queue() - messages were appended to the send queue
  * @c: credit state
  * @n: number of Data Transfer messages appended; for an upper-layer
- *	message, all of its fragments (smbd_frag_count()) at once, so that no
+ *	message, all of its fragments (smbdx_frag_count()) at once, so that no
  *	empty message can be slipped between them (LESSONS: interleaved
  *	fragments)
  *
- * Return: SMBD_OK, or SMBD_ERR_INVALID if the count would overflow.
+ * Return: SMBDX_OK, or SMBDX_ERR_INVALID if the count would overflow.
  */
-enum smbd_verdict smbd_credits_queue(struct smbd_credits *c, u32 n)
+enum smbdx_verdict smbdx_credits_queue(struct smbdx_credits *c, u32 n)
 {
 	if (n > U32_MAX - c->send_queued)
-		return SMBD_ERR_INVALID;
+		return SMBDX_ERR_INVALID;
 	c->send_queued += n;
-	return SMBD_OK;
+	return SMBDX_OK;
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_credits_queue);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_credits_queue);
 
 /**
- * smbd_credits_grant_now() - credits the next message would grant
+ * smbdx_credits_grant_now() - credits the next message would grant
  * @c: credit state
  *
- * Return: the CreditsGranted smbd_credits_next_send() would use now.
+ * Return: the CreditsGranted smbdx_credits_next_send() would use now.
  */
-u16 smbd_credits_grant_now(const struct smbd_credits *c)
+u16 smbdx_credits_grant_now(const struct smbdx_credits *c)
 {
-	return smbd_credits_grant(c, smbd_credits_must_grant(c));
+	return smbdx_credits_grant(c, smbdx_credits_must_grant(c));
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_credits_grant_now);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_credits_grant_now);
 
 /**
- * smbd_credits_need_credit_msg() - is a message carrying only credits due
+ * smbdx_credits_need_credit_msg() - is a message carrying only credits due
  * @c: credit state
  *
  * 3.1.5.8 asks for a prompt grant when the send queue is empty. We send one
@@ -252,53 +252,53 @@ EXPORT_SYMBOL_IF_KUNIT(smbd_credits_grant_now);
  *
  * Return: true if an empty message granting credits should be sent.
  */
-bool smbd_credits_need_credit_msg(const struct smbd_credits *c)
+bool smbdx_credits_need_credit_msg(const struct smbdx_credits *c)
 {
-	u32 cap = smbd_credits_cap(c);
+	u32 cap = smbdx_credits_cap(c);
 	u32 low = cap >= 2 ? min(cap / 2, cap - 2) : 0;
 
 	if (c->send_queued)
 		return false;
-	if (!smbd_credits_grant(c, !c->recv_granted))
+	if (!smbdx_credits_grant(c, !c->recv_granted))
 		return false;
 	return c->recv_granted <= low;
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_credits_need_credit_msg);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_credits_need_credit_msg);
 
 /**
- * smbd_credits_peek_send() - what smbd_credits_next_send() would do
+ * smbdx_credits_peek_send() - what smbdx_credits_next_send() would do
  * @c: credit state
  *
  * Return: the action, without changing anything. Useful to decide in a
  * completion handler whether to schedule the send worker.
  */
-enum smbd_send_action smbd_credits_peek_send(const struct smbd_credits *c)
+enum smbdx_send_action smbdx_credits_peek_send(const struct smbdx_credits *c)
 {
 	bool must;
 
 	if (!c->send_queued && !c->send_immediate &&
-	    !smbd_credits_need_credit_msg(c))
-		return SMBD_SEND_IDLE;
+	    !smbdx_credits_need_credit_msg(c))
+		return SMBDX_SEND_IDLE;
 	if (!c->send_credits)
-		return SMBD_SEND_BLOCKED;
-	must = smbd_credits_must_grant(c);
-	if (must && !smbd_credits_grant(c, must))
-		return SMBD_SEND_BLOCKED;
-	return c->send_queued ? SMBD_SEND_QUEUED : SMBD_SEND_EMPTY;
+		return SMBDX_SEND_BLOCKED;
+	must = smbdx_credits_must_grant(c);
+	if (must && !smbdx_credits_grant(c, must))
+		return SMBDX_SEND_BLOCKED;
+	return c->send_queued ? SMBDX_SEND_QUEUED : SMBDX_SEND_EMPTY;
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_credits_peek_send);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_credits_peek_send);
 
 /**
- * smbd_credits_next_send() - decide and commit the next message to send
+ * smbdx_credits_next_send() - decide and commit the next message to send
  * @c: credit state
- * @di: on SMBD_SEND_QUEUED or SMBD_SEND_EMPTY, CreditsRequested,
+ * @di: on SMBDX_SEND_QUEUED or SMBDX_SEND_EMPTY, CreditsRequested,
  *	CreditsGranted and Flags are set and the data fields zeroed (the
  *	fragmenter fills them for a queued message); untouched otherwise
  *
  * One step of 3.1.5.1: the head of the queue if any, else an empty message
  * if SendImmediate is set or a credit message is due. The message uses one
- * send credit and grants what smbd_credits_grant_now() says; it is refused
- * (SMBD_SEND_BLOCKED) if we have no send credit, or if a grant is
+ * send credit and grants what smbdx_credits_grant_now() says; it is refused
+ * (SMBDX_SEND_BLOCKED) if we have no send credit, or if a grant is
  * mandatory (last send credit, or the peer holds none) and nothing can be
  * granted. A pending keepalive sets RESPONSE_REQUESTED on whichever message
  * goes first and becomes SENT; SendImmediate is cleared.
@@ -308,34 +308,34 @@ EXPORT_SYMBOL_IF_KUNIT(smbd_credits_peek_send);
  *
  * Return: the action taken.
  */
-enum smbd_send_action smbd_credits_next_send(struct smbd_credits *c,
-					     struct smbd_data_info *di)
+enum smbdx_send_action smbdx_credits_next_send(struct smbdx_credits *c,
+					     struct smbdx_data_info *di)
 {
-	enum smbd_send_action act = smbd_credits_peek_send(c);
+	enum smbdx_send_action act = smbdx_credits_peek_send(c);
 	u32 g;
 
-	if (act != SMBD_SEND_QUEUED && act != SMBD_SEND_EMPTY)
+	if (act != SMBDX_SEND_QUEUED && act != SMBDX_SEND_EMPTY)
 		return act;
 
-	g = smbd_credits_grant(c, smbd_credits_must_grant(c));
+	g = smbdx_credits_grant(c, smbdx_credits_must_grant(c));
 	memset(di, 0, sizeof(*di));
 	di->credits_requested = c->send_credit_target;
 	di->credits_granted = g;
-	if (c->keepalive == SMBD_KEEPALIVE_PENDING) {
-		di->flags = SMBD_FLAG_RESPONSE_REQUESTED;
-		c->keepalive = SMBD_KEEPALIVE_SENT;
+	if (c->keepalive == SMBDX_KEEPALIVE_PENDING) {
+		di->flags = SMBDX_FLAG_RESPONSE_REQUESTED;
+		c->keepalive = SMBDX_KEEPALIVE_SENT;
 	}
 	c->send_credits--;
 	c->recv_granted += g;
 	c->send_immediate = false;
-	if (act == SMBD_SEND_QUEUED)
+	if (act == SMBDX_SEND_QUEUED)
 		c->send_queued--;
 	return act;
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_credits_next_send);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_credits_next_send);
 
 /**
- * smbd_credits_on_idle_timeout() - the Idle Connection Timer expired
+ * smbdx_credits_on_idle_timeout() - the Idle Connection Timer expired
  * @c: credit state
  *
  * 3.1.6.2: if a keepalive is already outstanding the peer did not answer
@@ -346,29 +346,29 @@ EXPORT_SYMBOL_IF_KUNIT(smbd_credits_next_send);
  * Return: true if a keepalive is now pending (run the send loop), false if
  * the connection should be terminated.
  */
-bool smbd_credits_on_idle_timeout(struct smbd_credits *c)
+bool smbdx_credits_on_idle_timeout(struct smbdx_credits *c)
 {
-	if (c->keepalive != SMBD_KEEPALIVE_NONE)
+	if (c->keepalive != SMBDX_KEEPALIVE_NONE)
 		return false;
-	c->keepalive = SMBD_KEEPALIVE_PENDING;
+	c->keepalive = SMBDX_KEEPALIVE_PENDING;
 	c->send_immediate = true;
 	return true;
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_credits_on_idle_timeout);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_credits_on_idle_timeout);
 
 /**
- * smbd_credits_check() - internal consistency of the credit state
+ * smbdx_credits_check() - internal consistency of the credit state
  * @c: credit state
  *
  * Return: true if no more receives are granted than posted, no more posted
  * than ReceiveCreditMax, and the send credits fit in 16 bits. Meant for
  * WARN_ON_ONCE() in the transport and for the tests.
  */
-bool smbd_credits_check(const struct smbd_credits *c)
+bool smbdx_credits_check(const struct smbdx_credits *c)
 {
 	return c->recv_granted <= c->recv_posted &&
 	       c->recv_posted <= c->recv_credit_max &&
 	       c->send_credits <= U16_MAX &&
 	       c->recv_credit_max && c->recv_credit_target;
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_credits_check);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_credits_check);

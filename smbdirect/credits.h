@@ -20,43 +20,43 @@
 #include <smbdirect/pdu.h>
 
 /**
- * enum smbd_keepalive - Connection.KeepaliveRequested (3.1.1.1)
- * @SMBD_KEEPALIVE_NONE: no keepalive outstanding
- * @SMBD_KEEPALIVE_PENDING: our idle timer fired; the next message we send
+ * enum smbdx_keepalive - Connection.KeepaliveRequested (3.1.1.1)
+ * @SMBDX_KEEPALIVE_NONE: no keepalive outstanding
+ * @SMBDX_KEEPALIVE_PENDING: our idle timer fired; the next message we send
  *	carries SMB_DIRECT_RESPONSE_REQUESTED
- * @SMBD_KEEPALIVE_SENT: a message with the flag was sent; waiting for any
+ * @SMBDX_KEEPALIVE_SENT: a message with the flag was sent; waiting for any
  *	message from the peer
  */
-enum smbd_keepalive {
-	SMBD_KEEPALIVE_NONE,
-	SMBD_KEEPALIVE_PENDING,
-	SMBD_KEEPALIVE_SENT,
+enum smbdx_keepalive {
+	SMBDX_KEEPALIVE_NONE,
+	SMBDX_KEEPALIVE_PENDING,
+	SMBDX_KEEPALIVE_SENT,
 };
 
 /**
- * enum smbd_send_action - what smbd_credits_next_send() decided
- * @SMBD_SEND_IDLE: nothing to send
- * @SMBD_SEND_BLOCKED: something waits to be sent but the credit rules
- *	forbid it now; run the send loop again after smbd_credits_on_recv()
- *	or smbd_credits_recv_posted()
- * @SMBD_SEND_QUEUED: send the message at the head of the send queue with
+ * enum smbdx_send_action - what smbdx_credits_next_send() decided
+ * @SMBDX_SEND_IDLE: nothing to send
+ * @SMBDX_SEND_BLOCKED: something waits to be sent but the credit rules
+ *	forbid it now; run the send loop again after smbdx_credits_on_recv()
+ *	or smbdx_credits_recv_posted()
+ * @SMBDX_SEND_QUEUED: send the message at the head of the send queue with
  *	the credit and flag fields just filled in
- * @SMBD_SEND_EMPTY: build and send a new message without payload (credit
+ * @SMBDX_SEND_EMPTY: build and send a new message without payload (credit
  *	grant, keepalive or keepalive response) with the fields filled in
  */
-enum smbd_send_action {
-	SMBD_SEND_IDLE,
-	SMBD_SEND_BLOCKED,
-	SMBD_SEND_QUEUED,
-	SMBD_SEND_EMPTY,
+enum smbdx_send_action {
+	SMBDX_SEND_IDLE,
+	SMBDX_SEND_BLOCKED,
+	SMBDX_SEND_QUEUED,
+	SMBDX_SEND_EMPTY,
 };
 
 /**
- * struct smbd_credits - per-connection credit state
+ * struct smbdx_credits - per-connection credit state
  * @send_credits: Connection.SendCredits: credits the peer granted us and we
  *	have not used
  * @send_queued: messages (fragments) in Connection.SendQueue, counted by
- *	smbd_credits_queue() and taken by smbd_credits_next_send()
+ *	smbdx_credits_queue() and taken by smbdx_credits_next_send()
  * @recv_posted: receives posted and not yet completed
  * @recv_granted: of those, the ones granted to the peer: the credits the
  *	peer holds as far as we know (Connection.ReceiveCredits). Receives
@@ -73,7 +73,7 @@ enum smbd_send_action {
  *	the queue is empty
  * @keepalive: Connection.KeepaliveRequested
  */
-struct smbd_credits {
+struct smbdx_credits {
 	u32 send_credits;
 	u32 send_queued;
 	u32 recv_posted;
@@ -82,34 +82,34 @@ struct smbd_credits {
 	u16 recv_credit_max;
 	u16 recv_credit_target;
 	bool send_immediate;
-	enum smbd_keepalive keepalive;
+	enum smbdx_keepalive keepalive;
 };
 
 /**
- * smbd_credits_recv_ungranted() - receives posted but not yet granted
+ * smbdx_credits_recv_ungranted() - receives posted but not yet granted
  * @c: credit state
  *
  * Return: how many credits could be granted right now.
  */
-static inline u32 smbd_credits_recv_ungranted(const struct smbd_credits *c)
+static inline u32 smbdx_credits_recv_ungranted(const struct smbdx_credits *c)
 {
 	return c->recv_posted - c->recv_granted;
 }
 
-void smbd_credits_init(struct smbd_credits *c,
-		       const struct smbd_proto_params *p);
-u32 smbd_credits_recv_to_post(const struct smbd_credits *c);
-void smbd_credits_recv_posted(struct smbd_credits *c, u32 n);
-u16 smbd_credits_grant_initial(struct smbd_credits *c);
-enum smbd_verdict smbd_credits_on_recv(struct smbd_credits *c,
-				       const struct smbd_data_info *di);
-enum smbd_verdict smbd_credits_queue(struct smbd_credits *c, u32 n);
-enum smbd_send_action smbd_credits_peek_send(const struct smbd_credits *c);
-enum smbd_send_action smbd_credits_next_send(struct smbd_credits *c,
-					     struct smbd_data_info *di);
-u16 smbd_credits_grant_now(const struct smbd_credits *c);
-bool smbd_credits_need_credit_msg(const struct smbd_credits *c);
-bool smbd_credits_on_idle_timeout(struct smbd_credits *c);
-bool smbd_credits_check(const struct smbd_credits *c);
+void smbdx_credits_init(struct smbdx_credits *c,
+		       const struct smbdx_proto_params *p);
+u32 smbdx_credits_recv_to_post(const struct smbdx_credits *c);
+void smbdx_credits_recv_posted(struct smbdx_credits *c, u32 n);
+u16 smbdx_credits_grant_initial(struct smbdx_credits *c);
+enum smbdx_verdict smbdx_credits_on_recv(struct smbdx_credits *c,
+				       const struct smbdx_data_info *di);
+enum smbdx_verdict smbdx_credits_queue(struct smbdx_credits *c, u32 n);
+enum smbdx_send_action smbdx_credits_peek_send(const struct smbdx_credits *c);
+enum smbdx_send_action smbdx_credits_next_send(struct smbdx_credits *c,
+					     struct smbdx_data_info *di);
+u16 smbdx_credits_grant_now(const struct smbdx_credits *c);
+bool smbdx_credits_need_credit_msg(const struct smbdx_credits *c);
+bool smbdx_credits_on_idle_timeout(struct smbdx_credits *c);
+bool smbdx_credits_check(const struct smbdx_credits *c);
 
 #endif /* _SMBDIRECT_CREDITS_H */

@@ -13,7 +13,7 @@
  * Every file is "key value" or "key=value" text meant for grep and awk;
  * Documentation/admin-guide.rst lists the keys.
  *
- * Locking: readers take smbd_conns_lock or smbd_listeners_lock to walk the
+ * Locking: readers take smbdx_conns_lock or smbdx_listeners_lock to walk the
  * lists and conn->lock briefly for a consistent snapshot of the credit
  * state; counters are atomics read without locks, so reading never stalls
  * the data path for long. A connection's directory is removed before the
@@ -25,55 +25,55 @@
 
 #include "smbd.h"
 
-static struct dentry *smbd_debugfs_conn_dir;
+static struct dentry *smbdx_debugfs_conn_dir;
 
-DEFINE_SHOW_ATTRIBUTE(smbd_devices);
+DEFINE_SHOW_ATTRIBUTE(smbdx_devices);
 
-static void smbd_show_stats(struct seq_file *m, const struct smbd_stats *st)
+static void smbdx_show_stats(struct seq_file *m, const struct smbdx_stats *st)
 {
 	int i;
 
-	for (i = 0; i < SMBD_STAT_COUNT; i++)
-		seq_printf(m, "%s %lld\n", smbd_stat_name(i),
+	for (i = 0; i < SMBDX_STAT_COUNT; i++)
+		seq_printf(m, "%s %lld\n", smbdx_stat_name(i),
 			   (long long)atomic64_read(&st->v[i]));
 }
 
-static void smbd_show_errors(struct seq_file *m, const struct smbd_stats *st)
+static void smbdx_show_errors(struct seq_file *m, const struct smbdx_stats *st)
 {
 	int i;
 
-	for (i = 1; i < SMBD_CAUSE_COUNT; i++)
-		seq_printf(m, "%s %lld\n", smbd_cause_name(i),
+	for (i = 1; i < SMBDX_CAUSE_COUNT; i++)
+		seq_printf(m, "%s %lld\n", smbdx_cause_name(i),
 			   (long long)atomic64_read(&st->errors[i]));
 }
 
-static int smbd_stats_show(struct seq_file *m, void *unused)
+static int smbdx_stats_show(struct seq_file *m, void *unused)
 {
-	struct smbd_listener *lis;
-	struct smbd_conn *conn;
+	struct smbdx_listener *lis;
+	struct smbdx_conn *conn;
 	int nconn = 0, nlis = 0;
 
-	mutex_lock(&smbd_conns_lock);
-	list_for_each_entry(conn, &smbd_conns, node)
+	mutex_lock(&smbdx_conns_lock);
+	list_for_each_entry(conn, &smbdx_conns, node)
 		nconn++;
-	mutex_unlock(&smbd_conns_lock);
-	mutex_lock(&smbd_listeners_lock);
-	list_for_each_entry(lis, &smbd_listeners, node)
+	mutex_unlock(&smbdx_conns_lock);
+	mutex_lock(&smbdx_listeners_lock);
+	list_for_each_entry(lis, &smbdx_listeners, node)
 		nlis++;
-	mutex_unlock(&smbd_listeners_lock);
+	mutex_unlock(&smbdx_listeners_lock);
 
 	seq_printf(m, "connections %d\n", nconn);
 	seq_printf(m, "listeners %d\n", nlis);
-	smbd_show_stats(m, &smbd_global_stats);
+	smbdx_show_stats(m, &smbdx_global_stats);
 	seq_puts(m, "# errors by cause\n");
-	smbd_show_errors(m, &smbd_global_stats);
+	smbdx_show_errors(m, &smbdx_global_stats);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(smbd_stats);
+DEFINE_SHOW_ATTRIBUTE(smbdx_stats);
 
-static void smbd_conn_line(struct seq_file *m, struct smbd_conn *conn)
+static void smbdx_conn_line(struct seq_file *m, struct smbdx_conn *conn)
 {
-	enum smbd_conn_state state;
+	enum smbdx_conn_state state;
 	int err, cause;
 
 	spin_lock_bh(&conn->lock);
@@ -84,31 +84,31 @@ static void smbd_conn_line(struct seq_file *m, struct smbd_conn *conn)
 
 	seq_printf(m, "%u role=%s state=%s dev=%s local=%pISpc peer=%pISpc error=%d cause=%s\n",
 		   conn->num,
-		   conn->role == SMBD_ROLE_ACTIVE ? "active" : "passive",
-		   smbd_state_str(state), conn->devname,
-		   &conn->local, &conn->peer, err, smbd_cause_name(cause));
+		   conn->role == SMBDX_ROLE_ACTIVE ? "active" : "passive",
+		   smbdx_state_str(state), conn->devname,
+		   &conn->local, &conn->peer, err, smbdx_cause_name(cause));
 }
 
-static int smbd_connections_show(struct seq_file *m, void *unused)
+static int smbdx_connections_show(struct seq_file *m, void *unused)
 {
-	struct smbd_conn *conn;
+	struct smbdx_conn *conn;
 
-	mutex_lock(&smbd_conns_lock);
-	list_for_each_entry(conn, &smbd_conns, node)
-		smbd_conn_line(m, conn);
-	mutex_unlock(&smbd_conns_lock);
+	mutex_lock(&smbdx_conns_lock);
+	list_for_each_entry(conn, &smbdx_conns, node)
+		smbdx_conn_line(m, conn);
+	mutex_unlock(&smbdx_conns_lock);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(smbd_connections);
+DEFINE_SHOW_ATTRIBUTE(smbdx_connections);
 
-static int smbd_listeners_show(struct seq_file *m, void *unused)
+static int smbdx_listeners_show(struct seq_file *m, void *unused)
 {
-	struct smbd_listener *lis;
+	struct smbdx_listener *lis;
 	int pending, err;
-	struct smbd_conn *conn;
+	struct smbdx_conn *conn;
 
-	mutex_lock(&smbd_listeners_lock);
-	list_for_each_entry(lis, &smbd_listeners, node) {
+	mutex_lock(&smbdx_listeners_lock);
+	list_for_each_entry(lis, &smbdx_listeners, node) {
 		pending = 0;
 		spin_lock_bh(&lis->lock);
 		list_for_each_entry(conn, &lis->conns, lnode)
@@ -120,24 +120,24 @@ static int smbd_listeners_show(struct seq_file *m, void *unused)
 			   pending, (long long)atomic64_read(&lis->accepted),
 			   (long long)atomic64_read(&lis->refused), err);
 	}
-	mutex_unlock(&smbd_listeners_lock);
+	mutex_unlock(&smbdx_listeners_lock);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(smbd_listeners);
+DEFINE_SHOW_ATTRIBUTE(smbdx_listeners);
 
-static int smbd_conn_state_show(struct seq_file *m, void *unused)
+static int smbdx_conn_state_show(struct seq_file *m, void *unused)
 {
-	struct smbd_conn *conn = m->private;
+	struct smbdx_conn *conn = m->private;
 
-	smbd_conn_line(m, conn);
+	smbdx_conn_line(m, conn);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(smbd_conn_state);
+DEFINE_SHOW_ATTRIBUTE(smbdx_conn_state);
 
-static int smbd_conn_params_show(struct seq_file *m, void *unused)
+static int smbdx_conn_params_show(struct seq_file *m, void *unused)
 {
-	struct smbd_conn *conn = m->private;
-	struct smbd_proto_params p;
+	struct smbdx_conn *conn = m->private;
+	struct smbdx_proto_params p;
 	bool negotiated;
 	u32 ird, ord;
 
@@ -168,28 +168,28 @@ static int smbd_conn_params_show(struct seq_file *m, void *unused)
 	seq_printf(m, "recv_queue_max %u\n", conn->cfg.recv_queue_max);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(smbd_conn_params);
+DEFINE_SHOW_ATTRIBUTE(smbdx_conn_params);
 
-static const char *smbd_keepalive_str(enum smbd_keepalive k)
+static const char *smbdx_keepalive_str(enum smbdx_keepalive k)
 {
 	switch (k) {
-	case SMBD_KEEPALIVE_NONE:
+	case SMBDX_KEEPALIVE_NONE:
 		return "NONE";
-	case SMBD_KEEPALIVE_PENDING:
+	case SMBDX_KEEPALIVE_PENDING:
 		return "PENDING";
-	case SMBD_KEEPALIVE_SENT:
+	case SMBDX_KEEPALIVE_SENT:
 		return "SENT";
 	}
 	return "?";
 }
 
-static int smbd_conn_credits_show(struct seq_file *m, void *unused)
+static int smbdx_conn_credits_show(struct seq_file *m, void *unused)
 {
-	struct smbd_conn *conn = m->private;
-	struct smbd_credits cr;
-	struct smbd_reasm ra;
+	struct smbdx_conn *conn = m->private;
+	struct smbdx_credits cr;
+	struct smbdx_reasm ra;
 	u32 sq, rq, qlen, ready, nfree = 0;
-	struct smbd_recv_io *rio;
+	struct smbdx_recv_io *rio;
 	u64 held;
 
 	spin_lock_bh(&conn->lock);
@@ -212,7 +212,7 @@ static int smbd_conn_credits_show(struct seq_file *m, void *unused)
 	seq_printf(m, "recv_credit_max %u\n", cr.recv_credit_max);
 	seq_printf(m, "send_queued %u\n", cr.send_queued);
 	seq_printf(m, "send_immediate %d\n", cr.send_immediate);
-	seq_printf(m, "keepalive %s\n", smbd_keepalive_str(cr.keepalive));
+	seq_printf(m, "keepalive %s\n", smbdx_keepalive_str(cr.keepalive));
 	seq_printf(m, "sends_posted %u\n", sq);
 	seq_printf(m, "send_queue_depth %u\n", conn->sq_depth);
 	seq_printf(m, "recvs_posted %u\n", rq);
@@ -226,14 +226,14 @@ static int smbd_conn_credits_show(struct seq_file *m, void *unused)
 	seq_printf(m, "held_bytes %llu\n", held);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(smbd_conn_credits);
+DEFINE_SHOW_ATTRIBUTE(smbdx_conn_credits);
 
-static int smbd_conn_mr_show(struct seq_file *m, void *unused)
+static int smbdx_conn_mr_show(struct seq_file *m, void *unused)
 {
-	struct smbd_conn *conn = m->private;
+	struct smbdx_conn *conn = m->private;
 	u32 freec, usable, busy = 0, regs = 0, users, ctx_avail, rd_used;
 	u32 wr_avail;
-	struct smbd_mr *mr;
+	struct smbdx_mr *mr;
 	struct list_head *pos;
 	bool dead;
 
@@ -269,75 +269,75 @@ static int smbd_conn_mr_show(struct seq_file *m, void *unused)
 	seq_printf(m, "rw_sq_budget_free %u\n", wr_avail);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(smbd_conn_mr);
+DEFINE_SHOW_ATTRIBUTE(smbdx_conn_mr);
 
-static int smbd_conn_counters_show(struct seq_file *m, void *unused)
+static int smbdx_conn_counters_show(struct seq_file *m, void *unused)
 {
-	struct smbd_conn *conn = m->private;
+	struct smbdx_conn *conn = m->private;
 
-	smbd_show_stats(m, &conn->stats);
+	smbdx_show_stats(m, &conn->stats);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(smbd_conn_counters);
+DEFINE_SHOW_ATTRIBUTE(smbdx_conn_counters);
 
-static int smbd_conn_errors_show(struct seq_file *m, void *unused)
+static int smbdx_conn_errors_show(struct seq_file *m, void *unused)
 {
-	struct smbd_conn *conn = m->private;
+	struct smbdx_conn *conn = m->private;
 
-	smbd_show_errors(m, &conn->stats);
+	smbdx_show_errors(m, &conn->stats);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(smbd_conn_errors);
+DEFINE_SHOW_ATTRIBUTE(smbdx_conn_errors);
 
 /**
- * smbd_debugfs_conn_add() - create a connection's directory
+ * smbdx_debugfs_conn_add() - create a connection's directory
  * @conn: connection
  *
  * Context: process.
  */
-void smbd_debugfs_conn_add(struct smbd_conn *conn)
+void smbdx_debugfs_conn_add(struct smbdx_conn *conn)
 {
 	char name[16];
 
 	snprintf(name, sizeof(name), "%u", conn->num);
-	conn->dir = debugfs_create_dir(name, smbd_debugfs_conn_dir);
+	conn->dir = debugfs_create_dir(name, smbdx_debugfs_conn_dir);
 	debugfs_create_file("state", 0444, conn->dir, conn,
-			    &smbd_conn_state_fops);
+			    &smbdx_conn_state_fops);
 	debugfs_create_file("params", 0444, conn->dir, conn,
-			    &smbd_conn_params_fops);
+			    &smbdx_conn_params_fops);
 	debugfs_create_file("credits", 0444, conn->dir, conn,
-			    &smbd_conn_credits_fops);
+			    &smbdx_conn_credits_fops);
 	debugfs_create_file("counters", 0444, conn->dir, conn,
-			    &smbd_conn_counters_fops);
+			    &smbdx_conn_counters_fops);
 	debugfs_create_file("errors", 0444, conn->dir, conn,
-			    &smbd_conn_errors_fops);
-	debugfs_create_file("mr", 0444, conn->dir, conn, &smbd_conn_mr_fops);
+			    &smbdx_conn_errors_fops);
+	debugfs_create_file("mr", 0444, conn->dir, conn, &smbdx_conn_mr_fops);
 }
 
 /**
- * smbd_debugfs_conn_remove() - remove a connection's directory
+ * smbdx_debugfs_conn_remove() - remove a connection's directory
  * @conn: connection about to be freed
  *
  * Context: process; waits for readers in progress.
  */
-void smbd_debugfs_conn_remove(struct smbd_conn *conn)
+void smbdx_debugfs_conn_remove(struct smbdx_conn *conn)
 {
 	debugfs_remove_recursive(conn->dir);
 	conn->dir = NULL;
 }
 
 /**
- * smbd_debugfs_init() - create the global files
+ * smbdx_debugfs_init() - create the global files
  */
-void smbd_debugfs_init(void)
+void smbdx_debugfs_init(void)
 {
-	debugfs_create_file("devices", 0444, smbd_debugfs_root, NULL,
-			    &smbd_devices_fops);
-	debugfs_create_file("stats", 0444, smbd_debugfs_root, NULL,
-			    &smbd_stats_fops);
-	debugfs_create_file("connections", 0444, smbd_debugfs_root, NULL,
-			    &smbd_connections_fops);
-	debugfs_create_file("listeners", 0444, smbd_debugfs_root, NULL,
-			    &smbd_listeners_fops);
-	smbd_debugfs_conn_dir = debugfs_create_dir("conn", smbd_debugfs_root);
+	debugfs_create_file("devices", 0444, smbdx_debugfs_root, NULL,
+			    &smbdx_devices_fops);
+	debugfs_create_file("stats", 0444, smbdx_debugfs_root, NULL,
+			    &smbdx_stats_fops);
+	debugfs_create_file("connections", 0444, smbdx_debugfs_root, NULL,
+			    &smbdx_connections_fops);
+	debugfs_create_file("listeners", 0444, smbdx_debugfs_root, NULL,
+			    &smbdx_listeners_fops);
+	smbdx_debugfs_conn_dir = debugfs_create_dir("conn", smbdx_debugfs_root);
 }

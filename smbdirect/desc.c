@@ -6,7 +6,7 @@
  * Peer buffers: the upper layer hands us an array of Buffer Descriptor V1
  * (2.2.3.1) the peer sent, and an offset and length within the buffer they
  * describe together (the concatenation of every descriptor's Length bytes,
- * in array order). smbd_desc_select() walks the array consuming Lengths
+ * in array order). smbdx_desc_select() walks the array consuming Lengths
  * until the offset falls inside a descriptor, trims that first descriptor
  * at the front and the last one at the back, and returns one segment
  * (address, rkey, length) per descriptor touched; descriptors of Length 0
@@ -14,7 +14,7 @@
  * Length that does not fit in 64 bits, too many descriptors, or a range
  * past the end of the buffer is refused before anything is produced.
  *
- * FRWR planning: smbd_frwr_count() predicts how many fast-registration
+ * FRWR planning: smbdx_frwr_count() predicts how many fast-registration
  * memory regions ib_map_mr_sg() fills for a DMA-mapped scatterlist when the
  * list is mapped piece by piece (one region after the other, each call
  * resuming where the previous one stopped). It follows the page rules of
@@ -30,7 +30,7 @@
  *   make progress inside an element that spans pages; such a list cannot
  *   be mapped this way and is refused.
  *
- * smbd_mr_pool_size() sizes a connection's pool of regions.
+ * smbdx_mr_pool_size() sizes a connection's pool of regions.
  *
  * Concurrency: pure code, no locking and no shared state; every function
  * touches only its arguments. Nothing sleeps or allocates.
@@ -48,7 +48,7 @@
 #include "desc.h"
 
 /**
- * smbd_desc_total() - validate a peer's descriptor array and sum it
+ * smbdx_desc_total() - validate a peer's descriptor array and sum it
  * @descs: Buffer Descriptor V1 array as received (little-endian, any
  *	alignment)
  * @ndescs: entries in @descs
@@ -60,7 +60,7 @@
  * Length does not fit in 64 bits. The sum itself cannot overflow (fewer
  * than 2^32 entries of less than 2^32 bytes).
  */
-int smbd_desc_total(const struct smbd_buffer_desc_v1 *descs, u32 ndescs,
+int smbdx_desc_total(const struct smbdx_buffer_desc_v1 *descs, u32 ndescs,
 		    u32 max_descs, u64 *total)
 {
 	u64 sum = 0;
@@ -82,10 +82,10 @@ int smbd_desc_total(const struct smbd_buffer_desc_v1 *descs, u32 ndescs,
 	*total = sum;
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_desc_total);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_desc_total);
 
 /**
- * smbd_desc_select() - the segments of a peer buffer a byte range covers
+ * smbdx_desc_select() - the segments of a peer buffer a byte range covers
  * @descs: Buffer Descriptor V1 array as received (little-endian, any
  *	alignment)
  * @ndescs: entries in @descs
@@ -102,20 +102,20 @@ EXPORT_SYMBOL_IF_KUNIT(smbd_desc_total);
  * 0 are skipped. @len 0 with @offset at most the total length gives no
  * segments.
  *
- * Return: 0; the errors of smbd_desc_total(); -EOVERFLOW if @offset + @len
+ * Return: 0; the errors of smbdx_desc_total(); -EOVERFLOW if @offset + @len
  * does not fit in 64 bits; -ERANGE if @offset + @len is past the end of
  * the buffer.
  */
-int smbd_desc_select(const struct smbd_buffer_desc_v1 *descs, u32 ndescs,
+int smbdx_desc_select(const struct smbdx_buffer_desc_v1 *descs, u32 ndescs,
 		     u32 max_descs, u64 offset, u32 len,
-		     struct smbd_rw_seg *segs, u32 *nsegs)
+		     struct smbdx_rw_seg *segs, u32 *nsegs)
 {
 	u64 total, skip = offset;
 	u32 i, n = 0, want = len;
 	int ret;
 
 	*nsegs = 0;
-	ret = smbd_desc_total(descs, ndescs, max_descs, &total);
+	ret = smbdx_desc_total(descs, ndescs, max_descs, &total);
 	if (ret)
 		return ret;
 	if (offset > U64_MAX - len)
@@ -143,7 +143,7 @@ int smbd_desc_select(const struct smbd_buffer_desc_v1 *descs, u32 ndescs,
 	*nsegs = n;
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_desc_select);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_desc_select);
 
 /*
  * frwr_one_mr() - what one ib_sg_to_pages() call on an empty region of
@@ -216,7 +216,7 @@ static int frwr_one_mr(struct scatterlist *sgl, int nents, u32 *off,
 }
 
 /**
- * smbd_frwr_count() - memory regions needed to map a scatterlist
+ * smbdx_frwr_count() - memory regions needed to map a scatterlist
  * @sgl: DMA-mapped scatterlist (sg_dma_address()/sg_dma_len() are used)
  * @nents: entries in @sgl
  * @page_size: region page size (a power of two)
@@ -235,7 +235,7 @@ static int frwr_one_mr(struct scatterlist *sgl, int nents, u32 *off,
  * ib_map_mr_sg() would fail or never progress); -EOVERFLOW if the count
  * does not fit in an int.
  */
-int smbd_frwr_count(struct scatterlist *sgl, int nents, u32 page_size,
+int smbdx_frwr_count(struct scatterlist *sgl, int nents, u32 page_size,
 		    u32 depth)
 {
 	struct scatterlist *sg = sgl;
@@ -259,10 +259,10 @@ int smbd_frwr_count(struct scatterlist *sgl, int nents, u32 page_size,
 	}
 	return count;
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_frwr_count);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_frwr_count);
 
 /**
- * smbd_mr_pool_size() - memory regions a connection's pool gets
+ * smbdx_mr_pool_size() - memory regions a connection's pool gets
  * @depth: pages per region (the device's fast-registration page list
  *	length, already clamped)
  * @page_size: bytes per page
@@ -280,7 +280,7 @@ EXPORT_SYMBOL_IF_KUNIT(smbd_frwr_count);
  * Return: min(per_io * max(@ird, 1), @max_mrs): at least per_io unless
  * @max_mrs is smaller, and 0 only if @max_mrs is 0.
  */
-u32 smbd_mr_pool_size(u32 depth, u32 page_size, u32 max_rw_size, u32 ird,
+u32 smbdx_mr_pool_size(u32 depth, u32 page_size, u32 max_rw_size, u32 ird,
 		      u32 max_mrs)
 {
 	u64 unit = max_t(u64, (u64)depth * page_size, 1);
@@ -289,4 +289,4 @@ u32 smbd_mr_pool_size(u32 depth, u32 page_size, u32 max_rw_size, u32 ird,
 	/* per_io <= 2^32 and ird < 2^32: the product fits in 64 bits. */
 	return min_t(u64, per_io * max_t(u32, ird, 1), max_mrs);
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_mr_pool_size);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_mr_pool_size);

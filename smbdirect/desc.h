@@ -21,26 +21,26 @@
 struct scatterlist;
 
 /**
- * struct smbd_rw_seg - one piece of a peer buffer an RDMA Read/Write
+ * struct smbdx_rw_seg - one piece of a peer buffer an RDMA Read/Write
  *	work request targets
  * @addr: remote address (descriptor Offset + bytes skipped in it)
  * @rkey: descriptor Token
  * @len: bytes, never 0
  */
-struct smbd_rw_seg {
+struct smbdx_rw_seg {
 	u64 addr;
 	u32 rkey;
 	u32 len;
 };
 
-int smbd_desc_total(const struct smbd_buffer_desc_v1 *descs, u32 ndescs,
+int smbdx_desc_total(const struct smbdx_buffer_desc_v1 *descs, u32 ndescs,
 		    u32 max_descs, u64 *total);
-int smbd_desc_select(const struct smbd_buffer_desc_v1 *descs, u32 ndescs,
+int smbdx_desc_select(const struct smbdx_buffer_desc_v1 *descs, u32 ndescs,
 		     u32 max_descs, u64 offset, u32 len,
-		     struct smbd_rw_seg *segs, u32 *nsegs);
-int smbd_frwr_count(struct scatterlist *sgl, int nents, u32 page_size,
+		     struct smbdx_rw_seg *segs, u32 *nsegs);
+int smbdx_frwr_count(struct scatterlist *sgl, int nents, u32 page_size,
 		    u32 depth);
-u32 smbd_mr_pool_size(u32 depth, u32 page_size, u32 max_rw_size, u32 ird,
+u32 smbdx_mr_pool_size(u32 depth, u32 page_size, u32 max_rw_size, u32 ird,
 		      u32 max_mrs);
 
 #endif /* _SMBDIRECT_DESC_H */

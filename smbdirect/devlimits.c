@@ -22,73 +22,73 @@ static u32 clamp_attr(int val, u32 max)
 }
 
 /**
- * smbd_dev_limits_compute() - derive smbdirect's limits from device attributes
+ * smbdx_dev_limits_compute() - derive smbdirect's limits from device attributes
  * @attr: the device's attributes (ib_device->attrs)
  * @iwarp: true when the device's transport is iWARP
  * @out: filled in whatever the verdict
  *
- * Return: %SMBD_DEV_OK when the device is usable, else the first reason it
+ * Return: %SMBDX_DEV_OK when the device is usable, else the first reason it
  * is not (also stored in @out->verdict).
  */
-enum smbd_dev_verdict smbd_dev_limits_compute(const struct ib_device_attr *attr,
+enum smbdx_dev_verdict smbdx_dev_limits_compute(const struct ib_device_attr *attr,
 					      bool iwarp,
-					      struct smbd_dev_limits *out)
+					      struct smbdx_dev_limits *out)
 {
-	enum smbd_dev_verdict v = SMBD_DEV_OK;
+	enum smbdx_dev_verdict v = SMBDX_DEV_OK;
 
 	out->iwarp = iwarp;
-	out->port = iwarp ? SMBD_PORT_IWARP : SMBD_PORT_IB;
-	out->max_send_sge = clamp_attr(attr->max_send_sge, SMBD_MAX_SGE);
-	out->max_recv_sge = clamp_attr(attr->max_recv_sge, SMBD_MAX_SGE);
-	out->max_sge_rd = clamp_attr(attr->max_sge_rd, SMBD_MAX_SGE);
+	out->port = iwarp ? SMBDX_PORT_IWARP : SMBDX_PORT_IB;
+	out->max_send_sge = clamp_attr(attr->max_send_sge, SMBDX_MAX_SGE);
+	out->max_recv_sge = clamp_attr(attr->max_recv_sge, SMBDX_MAX_SGE);
+	out->max_sge_rd = clamp_attr(attr->max_sge_rd, SMBDX_MAX_SGE);
 	out->max_qp_wr = clamp_attr(attr->max_qp_wr, U32_MAX);
 	out->max_cqe = clamp_attr(attr->max_cqe, U32_MAX);
-	out->ird = clamp_attr(attr->max_qp_rd_atom, SMBD_MAX_RD_ATOM);
-	out->ord = clamp_attr(attr->max_qp_init_rd_atom, SMBD_MAX_RD_ATOM);
+	out->ird = clamp_attr(attr->max_qp_rd_atom, SMBDX_MAX_RD_ATOM);
+	out->ord = clamp_attr(attr->max_qp_init_rd_atom, SMBDX_MAX_RD_ATOM);
 	if (attr->device_cap_flags & IB_DEVICE_MEM_MGT_EXTENSIONS)
 		out->frwr_depth = min_t(u32, attr->max_fast_reg_page_list_len,
-					SMBD_FRWR_MAX_DEPTH);
+					SMBDX_FRWR_MAX_DEPTH);
 	else
 		out->frwr_depth = 0;
 
 	if (!out->frwr_depth)
-		v = SMBD_DEV_NO_FRWR;
-	else if (out->max_send_sge < SMBD_MIN_SEND_SGE)
-		v = SMBD_DEV_FEW_SEND_SGE;
-	else if (out->max_recv_sge < SMBD_MIN_RECV_SGE)
-		v = SMBD_DEV_FEW_RECV_SGE;
-	else if (out->max_qp_wr < SMBD_MIN_QP_WR || out->max_cqe < SMBD_MIN_QP_WR)
-		v = SMBD_DEV_SMALL_QP;
+		v = SMBDX_DEV_NO_FRWR;
+	else if (out->max_send_sge < SMBDX_MIN_SEND_SGE)
+		v = SMBDX_DEV_FEW_SEND_SGE;
+	else if (out->max_recv_sge < SMBDX_MIN_RECV_SGE)
+		v = SMBDX_DEV_FEW_RECV_SGE;
+	else if (out->max_qp_wr < SMBDX_MIN_QP_WR || out->max_cqe < SMBDX_MIN_QP_WR)
+		v = SMBDX_DEV_SMALL_QP;
 	else if (!out->ird || !out->ord)
-		v = SMBD_DEV_NO_RDMA_READ;
+		v = SMBDX_DEV_NO_RDMA_READ;
 
 	out->verdict = v;
 	return v;
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_dev_limits_compute);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_dev_limits_compute);
 
 /**
- * smbd_dev_verdict_str() - short text for a device verdict
+ * smbdx_dev_verdict_str() - short text for a device verdict
  * @verdict: the verdict
  *
- * Return: a static string, "usable" for %SMBD_DEV_OK.
+ * Return: a static string, "usable" for %SMBDX_DEV_OK.
  */
-const char *smbd_dev_verdict_str(enum smbd_dev_verdict verdict)
+const char *smbdx_dev_verdict_str(enum smbdx_dev_verdict verdict)
 {
 	switch (verdict) {
-	case SMBD_DEV_OK:
+	case SMBDX_DEV_OK:
 		return "usable";
-	case SMBD_DEV_NO_FRWR:
+	case SMBDX_DEV_NO_FRWR:
 		return "no-frwr";
-	case SMBD_DEV_FEW_SEND_SGE:
+	case SMBDX_DEV_FEW_SEND_SGE:
 		return "few-send-sge";
-	case SMBD_DEV_FEW_RECV_SGE:
+	case SMBDX_DEV_FEW_RECV_SGE:
 		return "few-recv-sge";
-	case SMBD_DEV_SMALL_QP:
+	case SMBDX_DEV_SMALL_QP:
 		return "small-qp";
-	case SMBD_DEV_NO_RDMA_READ:
+	case SMBDX_DEV_NO_RDMA_READ:
 		return "no-rdma-read";
 	}
 	return "unknown";
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_dev_verdict_str);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_dev_verdict_str);

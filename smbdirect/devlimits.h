@@ -5,63 +5,63 @@
  * Pure code: no verbs calls, no locking; callers pass a snapshot of the
  * device attributes and get a self-contained result.
  */
-#ifndef _SMBD_DEVLIMITS_H
-#define _SMBD_DEVLIMITS_H
+#ifndef _SMBDX_DEVLIMITS_H
+#define _SMBDX_DEVLIMITS_H
 
 #include <linux/types.h>
 
 struct ib_device_attr;
 
 /* Default listener/connect ports (MS-SMBD 2.1). */
-#define SMBD_PORT_IB		445
-#define SMBD_PORT_IWARP		5445
+#define SMBDX_PORT_IB		445
+#define SMBDX_PORT_IWARP		5445
 
 /* A message is an SMB Direct header plus payload: at least two send SGEs. */
-#define SMBD_MIN_SEND_SGE	2
-#define SMBD_MAX_SGE	16
-#define SMBD_MIN_RECV_SGE	1
+#define SMBDX_MIN_SEND_SGE	2
+#define SMBDX_MAX_SGE	16
+#define SMBDX_MIN_RECV_SGE	1
 /* Pages one fast-registration MR covers, at most. */
-#define SMBD_FRWR_MAX_DEPTH	256
+#define SMBDX_FRWR_MAX_DEPTH	256
 /* Enough work requests for a small credit window plus registrations. */
-#define SMBD_MIN_QP_WR		32
+#define SMBDX_MIN_QP_WR		32
 /* IRD/ORD travel in 8-bit fields of the CM; MS-SMBD appendix A. */
-#define SMBD_MAX_RD_ATOM	255
+#define SMBDX_MAX_RD_ATOM	255
 
 /**
- * enum smbd_dev_verdict - whether smbdirect can run on a device
- * @SMBD_DEV_OK: usable
- * @SMBD_DEV_NO_FRWR: no fast-registration memory windows (IB_WR_REG_MR)
- * @SMBD_DEV_FEW_SEND_SGE: fewer than %SMBD_MIN_SEND_SGE send SGEs
- * @SMBD_DEV_FEW_RECV_SGE: fewer than %SMBD_MIN_RECV_SGE receive SGEs
- * @SMBD_DEV_SMALL_QP: fewer than %SMBD_MIN_QP_WR work requests per QP or CQEs
- * @SMBD_DEV_NO_RDMA_READ: the device cannot be the target or initiator of
+ * enum smbdx_dev_verdict - whether smbdirect can run on a device
+ * @SMBDX_DEV_OK: usable
+ * @SMBDX_DEV_NO_FRWR: no fast-registration memory windows (IB_WR_REG_MR)
+ * @SMBDX_DEV_FEW_SEND_SGE: fewer than %SMBDX_MIN_SEND_SGE send SGEs
+ * @SMBDX_DEV_FEW_RECV_SGE: fewer than %SMBDX_MIN_RECV_SGE receive SGEs
+ * @SMBDX_DEV_SMALL_QP: fewer than %SMBDX_MIN_QP_WR work requests per QP or CQEs
+ * @SMBDX_DEV_NO_RDMA_READ: the device cannot be the target or initiator of
  *	an RDMA Read (IRD or ORD is zero)
  */
-enum smbd_dev_verdict {
-	SMBD_DEV_OK,
-	SMBD_DEV_NO_FRWR,
-	SMBD_DEV_FEW_SEND_SGE,
-	SMBD_DEV_FEW_RECV_SGE,
-	SMBD_DEV_SMALL_QP,
-	SMBD_DEV_NO_RDMA_READ,
+enum smbdx_dev_verdict {
+	SMBDX_DEV_OK,
+	SMBDX_DEV_NO_FRWR,
+	SMBDX_DEV_FEW_SEND_SGE,
+	SMBDX_DEV_FEW_RECV_SGE,
+	SMBDX_DEV_SMALL_QP,
+	SMBDX_DEV_NO_RDMA_READ,
 };
 
 /**
- * struct smbd_dev_limits - the part of a device smbdirect will use
+ * struct smbdx_dev_limits - the part of a device smbdirect will use
  * @verdict: whether the device is usable, and if not the first reason
  * @iwarp: the device speaks iWARP (changes the port and CM private data)
  * @port: default SMB Direct port for this transport
- * @max_send_sge: send SGEs per work request, clamped to %SMBD_MAX_SGE
+ * @max_send_sge: send SGEs per work request, clamped to %SMBDX_MAX_SGE
  * @max_recv_sge: receive SGEs per work request, clamped likewise
  * @max_sge_rd: SGEs per RDMA Read work request
- * @frwr_depth: pages per fast-registration MR, clamped to %SMBD_FRWR_MAX_DEPTH
+ * @frwr_depth: pages per fast-registration MR, clamped to %SMBDX_FRWR_MAX_DEPTH
  * @max_qp_wr: work requests per queue
  * @max_cqe: entries per completion queue
  * @ird: inbound RDMA Read depth (responder resources), at most 255
  * @ord: outbound RDMA Read depth (initiator depth), at most 255
  */
-struct smbd_dev_limits {
-	enum smbd_dev_verdict verdict;
+struct smbdx_dev_limits {
+	enum smbdx_dev_verdict verdict;
 	bool iwarp;
 	u16 port;
 	u32 max_send_sge;
@@ -74,9 +74,9 @@ struct smbd_dev_limits {
 	u8 ord;
 };
 
-enum smbd_dev_verdict smbd_dev_limits_compute(const struct ib_device_attr *attr,
+enum smbdx_dev_verdict smbdx_dev_limits_compute(const struct ib_device_attr *attr,
 					      bool iwarp,
-					      struct smbd_dev_limits *out);
-const char *smbd_dev_verdict_str(enum smbd_dev_verdict verdict);
+					      struct smbdx_dev_limits *out);
+const char *smbdx_dev_verdict_str(enum smbdx_dev_verdict verdict);
 
-#endif /* _SMBD_DEVLIMITS_H */
+#endif /* _SMBDX_DEVLIMITS_H */

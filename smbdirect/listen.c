@@ -4,7 +4,7 @@
  * and the upcall work that hands connections and messages to the upper
  * layer.
  *
- * Normal operation: smbd_listen() binds an RDMA CM id (port 445 on
+ * Normal operation: smbdx_listen() binds an RDMA CM id (port 445 on
  * IB/RoCE, 5445 on iWARP unless given) and listens. A CONNECT_REQUEST is
  * handled in the CM handler: a connection object with its QP and receive
  * buffers is created, one receive is posted for the Negotiate Request,
@@ -18,7 +18,7 @@
  * hand-over above, then the upper layer's recv callback for each ready
  * message (callback form), then the disconnected callback once after a
  * failure. Callbacks therefore run in process context, one at a time per
- * connection, in order. smbd_destroy() sets upcalls_off and waits for a
+ * connection, in order. smbdx_destroy() sets upcalls_off and waits for a
  * running upcall, so nothing is called after it returns.
  *
  * Transport recovery: a connection that fails before the hand-over
@@ -30,7 +30,7 @@
  * device goes away loses its cm_id (ib_client remove or the CM's
  * DEVICE_REMOVAL event) and stays, inert, until destroyed.
  *
- * Locking: smbd_listeners_lock (a mutex no CM handler takes) protects the
+ * Locking: smbdx_listeners_lock (a mutex no CM handler takes) protects the
  * list of listeners; listener->mutex protects listener->id;
  * listener->lock protects the connection list and the dying flag and is
  * taken before a connection's lock, never inside it.
@@ -43,24 +43,24 @@
 
 #include "smbd.h"
 
-static atomic_t smbd_listener_nums = ATOMIC_INIT(0);
+static atomic_t smbdx_listener_nums = ATOMIC_INIT(0);
 
 /*
- * Protects smbd_listeners. Never taken by a CM event handler, so device
+ * Protects smbdx_listeners. Never taken by a CM event handler, so device
  * removal may destroy listening cm_ids (which waits for the handlers)
  * with it held.
  */
-DEFINE_MUTEX(smbd_listeners_lock);
-LIST_HEAD(smbd_listeners);
+DEFINE_MUTEX(smbdx_listeners_lock);
+LIST_HEAD(smbdx_listeners);
 
-static int smbd_sockaddr_port(const struct sockaddr *sa)
+static int smbdx_sockaddr_port(const struct sockaddr *sa)
 {
 	if (sa->sa_family == AF_INET)
 		return ntohs(((const struct sockaddr_in *)sa)->sin_port);
 	return ntohs(((const struct sockaddr_in6 *)sa)->sin6_port);
 }
 
-static void smbd_sockaddr_set_port(struct sockaddr *sa, int port)
+static void smbdx_sockaddr_set_port(struct sockaddr *sa, int port)
 {
 	if (sa->sa_family == AF_INET)
 		((struct sockaddr_in *)sa)->sin_port = htons(port);
@@ -68,7 +68,7 @@ static void smbd_sockaddr_set_port(struct sockaddr *sa, int port)
 		((struct sockaddr_in6 *)sa)->sin6_port = htons(port);
 }
 
-static bool smbd_sockaddr_any(const struct sockaddr *sa)
+static bool smbdx_sockaddr_any(const struct sockaddr *sa)
 {
 	if (sa->sa_family == AF_INET)
 		return ((const struct sockaddr_in *)sa)->sin_addr.s_addr ==
@@ -77,12 +77,12 @@ static bool smbd_sockaddr_any(const struct sockaddr *sa)
 }
 
 /* The default port of the device @addr belongs to (MS-SMBD 1.9). */
-static int smbd_default_port(struct net *net, struct sockaddr *addr)
+static int smbdx_default_port(struct net *net, struct sockaddr *addr)
 {
 	struct rdma_cm_id *id;
 	int rc, port;
 
-	id = rdma_create_id(net, smbd_cm_handler, NULL, RDMA_PS_TCP, IB_QPT_RC);
+	id = rdma_create_id(net, smbdx_cm_handler, NULL, RDMA_PS_TCP, IB_QPT_RC);
 	if (IS_ERR(id))
 		return PTR_ERR(id);
 	rc = rdma_bind_addr(id, addr);
@@ -90,7 +90,7 @@ static int smbd_default_port(struct net *net, struct sockaddr *addr)
 		rc = -EADDRNOTAVAIL;
 	if (!rc)
 		port = rdma_node_get_transport(id->device->node_type) ==
-		       RDMA_TRANSPORT_IWARP ? smbd_iwarp_port : smbd_ib_port;
+		       RDMA_TRANSPORT_IWARP ? smbdx_iwarp_port : smbdx_ib_port;
 	rdma_destroy_id(id);
 	return rc ? rc : port;
 }
@@ -100,9 +100,9 @@ static int smbd_default_port(struct net *net, struct sockaddr *addr)
  * when the list empties. The wake-up happens under the lock, and the
  * listener takes the lock once more before freeing itself.
  */
-static void smbd_listener_detach(struct smbd_conn *conn)
+static void smbdx_listener_detach(struct smbdx_conn *conn)
 {
-	struct smbd_listener *lis = conn->listener;
+	struct smbdx_listener *lis = conn->listener;
 
 	conn->listener = NULL;
 	spin_lock_bh(&lis->lock);
@@ -112,9 +112,9 @@ static void smbd_listener_detach(struct smbd_conn *conn)
 	spin_unlock_bh(&lis->lock);
 }
 
-static void smbd_conn_handover(struct smbd_conn *conn)
+static void smbdx_conn_handover(struct smbdx_conn *conn)
 {
-	struct smbd_listener *lis = conn->listener;
+	struct smbdx_listener *lis = conn->listener;
 	bool ready, failed, dying;
 	int rc;
 
@@ -136,26 +136,26 @@ static void smbd_conn_handover(struct smbd_conn *conn)
 			conn->handed_over = true;
 			spin_unlock_bh(&conn->lock);
 			atomic64_inc(&lis->accepted);
-			smbd_listener_detach(conn);
+			smbdx_listener_detach(conn);
 			return;
 		}
-		smbd_conn_fail(conn, rc, SMBD_CAUSE_ACCEPT_REFUSED);
+		smbdx_conn_fail(conn, rc, SMBDX_CAUSE_ACCEPT_REFUSED);
 		failed = true;
 	}
 	if (failed) {
 		atomic64_inc(&lis->refused);
-		smbd_conn_teardown(conn);
-		smbd_listener_detach(conn);
+		smbdx_conn_teardown(conn);
+		smbdx_listener_detach(conn);
 		/* The listener's ownership reference. */
-		smbd_conn_put(conn);
+		smbdx_conn_put(conn);
 	}
 }
 
 /* Deliver ready messages (callback form) and the loss notification. */
-static void smbd_conn_deliver(struct smbd_conn *conn)
+static void smbdx_conn_deliver(struct smbdx_conn *conn)
 {
-	const struct smbd_conn_ops *ops = conn->ops;
-	struct smbd_msg *msg;
+	const struct smbdx_conn_ops *ops = conn->ops;
+	struct smbdx_msg *msg;
 	int err;
 
 	spin_lock_bh(&conn->lock);
@@ -163,10 +163,10 @@ static void smbd_conn_deliver(struct smbd_conn *conn)
 		goto out;
 	while (ops && ops->recv && !conn->upcalls_off &&
 	       !list_empty(&conn->ready)) {
-		msg = list_first_entry(&conn->ready, struct smbd_msg, list);
+		msg = list_first_entry(&conn->ready, struct smbdx_msg, list);
 		list_del_init(&msg->list);
 		conn->ready_msgs--;
-		smbd_conn_get(conn);
+		smbdx_conn_get(conn);
 		msg->conn = conn;
 		spin_unlock_bh(&conn->lock);
 		ops->recv(conn, msg);
@@ -185,31 +185,31 @@ out:
 }
 
 /**
- * smbd_conn_upcall_work() - hand-over, message delivery, loss notification
+ * smbdx_conn_upcall_work() - hand-over, message delivery, loss notification
  * @w: the connection's upcall_work
  *
  * Context: smbdirect's workqueue; holds a reference taken when queued.
  */
-void smbd_conn_upcall_work(struct work_struct *w)
+void smbdx_conn_upcall_work(struct work_struct *w)
 {
-	struct smbd_conn *conn = container_of(w, struct smbd_conn, upcall_work);
+	struct smbdx_conn *conn = container_of(w, struct smbdx_conn, upcall_work);
 
 	WRITE_ONCE(conn->upcall_task, current);
-	smbd_conn_handover(conn);
-	smbd_conn_deliver(conn);
+	smbdx_conn_handover(conn);
+	smbdx_conn_deliver(conn);
 	WRITE_ONCE(conn->upcall_task, NULL);
-	smbd_conn_put(conn);
+	smbdx_conn_put(conn);
 }
 
-static int smbd_listener_connect_request(struct smbd_listener *lis,
+static int smbdx_listener_connect_request(struct smbdx_listener *lis,
 					 struct rdma_cm_id *id,
 					 struct rdma_cm_event *event)
 {
 	struct rdma_conn_param param = {};
-	struct smbd_ird_ord local, cm, peer, out;
-	struct smbd_ird_ord_hdr hdr;
-	enum smbd_ird_ord_kind kind;
-	struct smbd_conn *conn;
+	struct smbdx_ird_ord local, cm, peer, out;
+	struct smbdx_ird_ord_hdr hdr;
+	enum smbdx_ird_ord_kind kind;
+	struct smbdx_conn *conn;
 	bool dying;
 	int rc;
 
@@ -219,7 +219,7 @@ static int smbd_listener_connect_request(struct smbd_listener *lis,
 	if (dying)
 		return -ECONNREFUSED;
 
-	conn = smbd_conn_alloc(SMBD_ROLE_PASSIVE, &lis->cfg);
+	conn = smbdx_conn_alloc(SMBDX_ROLE_PASSIVE, &lis->cfg);
 	if (!conn)
 		return -ENOMEM;
 	conn->listener = lis;
@@ -228,7 +228,7 @@ static int smbd_listener_connect_request(struct smbd_listener *lis,
 	memcpy(&conn->local, &id->route.addr.src_addr, sizeof(conn->local));
 	memcpy(&conn->peer, &id->route.addr.dst_addr, sizeof(conn->peer));
 
-	rc = smbd_conn_setup_qp(conn);
+	rc = smbdx_conn_setup_qp(conn);
 	if (rc)
 		goto refuse;
 
@@ -237,13 +237,13 @@ static int smbd_listener_connect_request(struct smbd_listener *lis,
 	local.ord = conn->limits.ord;
 	cm.ird = event->param.conn.initiator_depth;
 	cm.ord = event->param.conn.responder_resources;
-	kind = smbd_ird_ord_parse(conn->limits.iwarp,
+	kind = smbdx_ird_ord_parse(conn->limits.iwarp,
 				  event->param.conn.private_data,
 				  event->param.conn.private_data_len, &cm, &peer);
-	if (smbd_ird_ord_negotiate(&local, &peer, &out)) {
-		atomic64_inc(&conn->stats.errors[SMBD_ERR_IRD_ORD_ZERO]);
-		atomic64_inc(&smbd_global_stats.errors[SMBD_ERR_IRD_ORD_ZERO]);
-		smbd_conn_log_error(conn, SMBD_ERR_IRD_ORD_ZERO);
+	if (smbdx_ird_ord_negotiate(&local, &peer, &out)) {
+		atomic64_inc(&conn->stats.errors[SMBDX_ERR_IRD_ORD_ZERO]);
+		atomic64_inc(&smbdx_global_stats.errors[SMBDX_ERR_IRD_ORD_ZERO]);
+		smbdx_conn_log_error(conn, SMBDX_ERR_IRD_ORD_ZERO);
 		rc = -EINVAL;
 		goto refuse;
 	}
@@ -252,16 +252,16 @@ static int smbd_listener_connect_request(struct smbd_listener *lis,
 	param.responder_resources = out.ird;
 	param.initiator_depth = out.ord;
 	param.rnr_retry_count = 6;
-	if (kind == SMBD_IRD_ORD_LEGACY) {
-		smbd_ird_ord_encode(&out, &hdr);
+	if (kind == SMBDX_IRD_ORD_LEGACY) {
+		smbdx_ird_ord_encode(&out, &hdr);
 		param.private_data = &hdr;
 		param.private_data_len = sizeof(hdr);
 	}
 
 	/* 3.1.7.2: one receive of at least 512 bytes for the request. */
 	spin_lock_bh(&conn->lock);
-	smbd_conn_set_state(conn, SMBD_CS_NEGOTIATING);
-	rc = smbd_post_recv_one(conn);
+	smbdx_conn_set_state(conn, SMBDX_CS_NEGOTIATING);
+	rc = smbdx_post_recv_one(conn);
 	spin_unlock_bh(&conn->lock);
 	if (rc)
 		goto refuse;
@@ -280,24 +280,24 @@ static int smbd_listener_connect_request(struct smbd_listener *lis,
 		goto refuse;
 	}
 	conn->qp_live = true;
-	smbd_neg_timer_start(conn);
-	smbd_conn_publish(conn);
+	smbdx_neg_timer_start(conn);
+	smbdx_conn_publish(conn);
 	return 0;
 
 refuse:
 	/* The CM destroys @id when we return non-zero; the QP goes first. */
 	atomic64_inc(&lis->refused);
 	conn->listener = NULL;
-	smbd_conn_free_qp(conn);
+	smbdx_conn_free_qp(conn);
 	conn->id = NULL;
 	conn->released = true;
-	smbd_conn_put(conn);
+	smbdx_conn_put(conn);
 	return rc;
 }
 
-static void smbd_listener_remove_work(struct work_struct *w)
+static void smbdx_listener_remove_work(struct work_struct *w)
 {
-	struct smbd_listener *lis = container_of(w, struct smbd_listener,
+	struct smbdx_listener *lis = container_of(w, struct smbdx_listener,
 						 remove_work);
 
 	mutex_lock(&lis->mutex);
@@ -309,7 +309,7 @@ static void smbd_listener_remove_work(struct work_struct *w)
 }
 
 /**
- * smbd_listener_cm_event() - a CM event on a listener's cm_id
+ * smbdx_listener_cm_event() - a CM event on a listener's cm_id
  * @lis: the listener
  * @id: the listening cm_id, or a new one for a connect request
  * @event: the event
@@ -319,17 +319,17 @@ static void smbd_listener_remove_work(struct work_struct *w)
  * Return: 0, or non-zero to refuse a connect request (the CM destroys the
  * new cm_id).
  */
-int smbd_listener_cm_event(struct smbd_listener *lis, struct rdma_cm_id *id,
+int smbdx_listener_cm_event(struct smbdx_listener *lis, struct rdma_cm_id *id,
 			   struct rdma_cm_event *event)
 {
 	switch (event->event) {
 	case RDMA_CM_EVENT_CONNECT_REQUEST:
-		return smbd_listener_connect_request(lis, id, event);
+		return smbdx_listener_connect_request(lis, id, event);
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
 		spin_lock_bh(&lis->lock);
 		lis->error = -ENODEV;
 		spin_unlock_bh(&lis->lock);
-		queue_work(smbd_wq, &lis->remove_work);
+		queue_work(smbdx_wq, &lis->remove_work);
 		return 0;
 	default:
 		return 0;
@@ -337,17 +337,17 @@ int smbd_listener_cm_event(struct smbd_listener *lis, struct rdma_cm_id *id,
 }
 
 /**
- * smbd_listeners_device_removed() - stop listening on a removed device
+ * smbdx_listeners_device_removed() - stop listening on a removed device
  * @ibdev: the device
  *
  * Context: process (ib_client remove).
  */
-void smbd_listeners_device_removed(struct ib_device *ibdev)
+void smbdx_listeners_device_removed(struct ib_device *ibdev)
 {
-	struct smbd_listener *lis;
+	struct smbdx_listener *lis;
 
-	mutex_lock(&smbd_listeners_lock);
-	list_for_each_entry(lis, &smbd_listeners, node) {
+	mutex_lock(&smbdx_listeners_lock);
+	list_for_each_entry(lis, &smbdx_listeners, node) {
 		mutex_lock(&lis->mutex);
 		if (lis->id && lis->ibdev == ibdev) {
 			rdma_destroy_id(lis->id);
@@ -358,11 +358,11 @@ void smbd_listeners_device_removed(struct ib_device *ibdev)
 		}
 		mutex_unlock(&lis->mutex);
 	}
-	mutex_unlock(&smbd_listeners_lock);
+	mutex_unlock(&smbdx_listeners_lock);
 }
 
 /**
- * smbd_listen() - listen for SMB Direct connections (passive role)
+ * smbdx_listen() - listen for SMB Direct connections (passive role)
  * @net: network namespace
  * @addr: IPv4 or IPv6 address to listen on; the wildcard address listens
  *	on every RDMA device. Port 0 means the default of the device the
@@ -370,7 +370,7 @@ void smbd_listeners_device_removed(struct ib_device *ibdev)
  *	(5445) on iWARP (MS-SMBD 1.9); it is refused for a wildcard address.
  * @cfg: settings of every accepted connection, NULL for the defaults
  * @ops: callbacks; @ops->accept is required
- * @ctx: returned by smbd_listener_context()
+ * @ctx: returned by smbdx_listener_context()
  *
  * Every connection that arrives is accepted at the RDMA level, must send
  * a valid Negotiate Request within the Negotiation Timer (5 s by default)
@@ -380,12 +380,12 @@ void smbd_listeners_device_removed(struct ib_device *ibdev)
  *
  * Return: the listener or an ERR_PTR().
  */
-struct smbd_listener *smbd_listen(struct net *net, const struct sockaddr *addr,
-				  const struct smbd_conn_config *cfg,
-				  const struct smbd_listener_ops *ops,
+struct smbdx_listener *smbdx_listen(struct net *net, const struct sockaddr *addr,
+				  const struct smbdx_conn_config *cfg,
+				  const struct smbdx_listener_ops *ops,
 				  void *ctx)
 {
-	struct smbd_listener *lis;
+	struct smbdx_listener *lis;
 	struct rdma_cm_id *id;
 	int rc, port;
 
@@ -398,41 +398,41 @@ struct smbd_listener *smbd_listen(struct net *net, const struct sockaddr *addr,
 	lis = kzalloc(sizeof(*lis), GFP_KERNEL);
 	if (!lis)
 		return ERR_PTR(-ENOMEM);
-	lis->kind = SMBD_OBJ_LISTENER;
-	lis->num = atomic_inc_return(&smbd_listener_nums);
+	lis->kind = SMBDX_OBJ_LISTENER;
+	lis->num = atomic_inc_return(&smbdx_listener_nums);
 	INIT_LIST_HEAD(&lis->node);
 	mutex_init(&lis->mutex);
 	spin_lock_init(&lis->lock);
 	init_waitqueue_head(&lis->wq);
 	INIT_LIST_HEAD(&lis->conns);
-	INIT_WORK(&lis->remove_work, smbd_listener_remove_work);
+	INIT_WORK(&lis->remove_work, smbdx_listener_remove_work);
 	if (cfg)
 		lis->cfg = *cfg;
 	else
-		smbd_conn_config_init(&lis->cfg);
-	smbd_conn_config_resolve(&lis->cfg, true);
+		smbdx_conn_config_init(&lis->cfg);
+	smbdx_conn_config_resolve(&lis->cfg, true);
 	rc = -EINVAL;
-	if (smbd_config_validate(&lis->cfg.proto))
+	if (smbdx_config_validate(&lis->cfg.proto))
 		goto out_free;
 	lis->ops = ops;
 	lis->ctx = ctx;
 	memcpy(&lis->addr, addr, addr->sa_family == AF_INET ?
 	       sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6));
 
-	port = smbd_sockaddr_port(addr);
+	port = smbdx_sockaddr_port(addr);
 	if (!port) {
-		if (smbd_sockaddr_any(addr))
+		if (smbdx_sockaddr_any(addr))
 			goto out_free;
-		port = smbd_default_port(net, (struct sockaddr *)&lis->addr);
+		port = smbdx_default_port(net, (struct sockaddr *)&lis->addr);
 		if (port < 0) {
 			rc = port;
 			goto out_free;
 		}
-		smbd_sockaddr_set_port((struct sockaddr *)&lis->addr, port);
+		smbdx_sockaddr_set_port((struct sockaddr *)&lis->addr, port);
 	}
 	lis->port = port;
 
-	id = rdma_create_id(net, smbd_cm_handler, lis, RDMA_PS_TCP, IB_QPT_RC);
+	id = rdma_create_id(net, smbdx_cm_handler, lis, RDMA_PS_TCP, IB_QPT_RC);
 	if (IS_ERR(id)) {
 		rc = PTR_ERR(id);
 		goto out_free;
@@ -448,9 +448,9 @@ struct smbd_listener *smbd_listen(struct net *net, const struct sockaddr *addr,
 		goto out_id;
 	lis->id = id;
 
-	mutex_lock(&smbd_listeners_lock);
-	list_add_tail(&lis->node, &smbd_listeners);
-	mutex_unlock(&smbd_listeners_lock);
+	mutex_lock(&smbdx_listeners_lock);
+	list_add_tail(&lis->node, &smbdx_listeners);
+	mutex_unlock(&smbdx_listeners_lock);
 	return lis;
 
 out_id:
@@ -459,34 +459,34 @@ out_free:
 	kfree(lis);
 	return ERR_PTR(rc);
 }
-EXPORT_SYMBOL_GPL(smbd_listen);
+EXPORT_SYMBOL_NS_GPL(smbdx_listen, SMBDX_NS);
 
 /**
- * smbd_listener_context() - the context given to smbd_listen()
+ * smbdx_listener_context() - the context given to smbdx_listen()
  * @lis: listener
  *
  * Return: the context.
  */
-void *smbd_listener_context(struct smbd_listener *lis)
+void *smbdx_listener_context(struct smbdx_listener *lis)
 {
 	return lis->ctx;
 }
-EXPORT_SYMBOL_GPL(smbd_listener_context);
+EXPORT_SYMBOL_NS_GPL(smbdx_listener_context, SMBDX_NS);
 
 /**
- * smbd_listener_port() - the port a listener listens on
+ * smbdx_listener_port() - the port a listener listens on
  * @lis: listener
  *
  * Return: the port (the default chosen when 0 was given).
  */
-int smbd_listener_port(struct smbd_listener *lis)
+int smbdx_listener_port(struct smbdx_listener *lis)
 {
 	return lis->port;
 }
-EXPORT_SYMBOL_GPL(smbd_listener_port);
+EXPORT_SYMBOL_NS_GPL(smbdx_listener_port, SMBDX_NS);
 
 /**
- * smbd_listener_destroy() - stop listening and free a listener
+ * smbdx_listener_destroy() - stop listening and free a listener
  * @lis: listener
  *
  * No connect request is accepted once this starts; connections still
@@ -496,18 +496,18 @@ EXPORT_SYMBOL_GPL(smbd_listener_port);
  *
  * Context: process, may sleep; not from the listener's accept callback.
  */
-void smbd_listener_destroy(struct smbd_listener *lis)
+void smbdx_listener_destroy(struct smbdx_listener *lis)
 {
-	struct smbd_conn *conn;
+	struct smbdx_conn *conn;
 
 	might_sleep();
 	spin_lock_bh(&lis->lock);
 	lis->dying = true;
 	spin_unlock_bh(&lis->lock);
 
-	mutex_lock(&smbd_listeners_lock);
+	mutex_lock(&smbdx_listeners_lock);
 	list_del_init(&lis->node);
-	mutex_unlock(&smbd_listeners_lock);
+	mutex_unlock(&smbdx_listeners_lock);
 
 	/* Waits for connect request handlers in progress. */
 	mutex_lock(&lis->mutex);
@@ -520,7 +520,7 @@ void smbd_listener_destroy(struct smbd_listener *lis)
 
 	spin_lock_bh(&lis->lock);
 	list_for_each_entry(conn, &lis->conns, lnode)
-		smbd_conn_fail(conn, -ESHUTDOWN, SMBD_CAUSE_NONE);
+		smbdx_conn_fail(conn, -ESHUTDOWN, SMBDX_CAUSE_NONE);
 	spin_unlock_bh(&lis->lock);
 
 	wait_event(lis->wq, ({
@@ -536,4 +536,4 @@ void smbd_listener_destroy(struct smbd_listener *lis)
 	spin_unlock_bh(&lis->lock);
 	kfree(lis);
 }
-EXPORT_SYMBOL_GPL(smbd_listener_destroy);
+EXPORT_SYMBOL_NS_GPL(smbdx_listener_destroy, SMBDX_NS);

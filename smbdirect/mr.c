@@ -4,18 +4,18 @@
  * fast-registration MRs, and remote invalidation (3.1.4.2, 3.1.5.8).
  *
  * Normal operation: every connection owns a pool of MRs, allocated with
- * its QP and sized by smbd_mr_pool_size() from the device's fast-reg page
- * list length, MaxReadWriteSize and IRD. smbd_register() turns a kernel
+ * its QP and sized by smbdx_mr_pool_size() from the device's fast-reg page
+ * list length, MaxReadWriteSize and IRD. smbdx_register() turns a kernel
  * iov_iter into a scatterlist, DMA-maps it, works out how many MRs it
- * needs (smbd_frwr_count(): gaps and full page lists start a new MR),
+ * needs (smbdx_frwr_count(): gaps and full page lists start a new MR),
  * takes them all at once from the pool (waiting, or -EAGAIN with
- * SMBD_REG_NOWAIT), maps the pieces with ib_map_mr_sg(), gives each MR a
+ * SMBDX_REG_NOWAIT), maps the pieces with ib_map_mr_sg(), gives each MR a
  * fresh key and posts one chain of REG_MR work requests, only the last
  * signaled, and waits for it: a failure is reported to the caller, as
  * 3.1.4.3 asks. The registration's Buffer Descriptor V1 array has one
  * entry per MR, in buffer order, with only the access asked for.
  *
- * smbd_deregister() returns MRs the peer invalidated with Send with
+ * smbdx_deregister() returns MRs the peer invalidated with Send with
  * Invalidate straight to the pool: the receive handler marks an MR
  * remotely invalidated only if the completion says IB_WC_WITH_INVALIDATE
  * for exactly its current key. Every other MR gets a LOCAL_INV, chained
@@ -26,7 +26,7 @@
  * Locking: conn->lock (BH) protects the pool lists, the MR states, the
  * registration list and mr_users; work requests are posted with it held
  * after checking the state, like sends. A registration or deregistration
- * in progress counts in mr_users (smbd_conn_enter()), which keeps the QP,
+ * in progress counts in mr_users (smbdx_conn_enter()), which keeps the QP,
  * the PD and the DMA device alive: teardown drains the QP first (so every
  * chain it waits for completes, flushed), then waits for mr_users to drop
  * to zero, then unmaps and frees under no lock.
@@ -37,7 +37,7 @@
  * by a flush: its MRs are marked LOST and its registration is handed to
  * the connection, and both are released at teardown after the drain.
  * Registrations still held when the connection is torn down are unmapped
- * then; smbd_deregister() on them only frees the handle.
+ * then; smbdx_deregister() on them only frees the handle.
  */
 
 #include <linux/module.h>
@@ -51,7 +51,7 @@
 #include "trace.h"
 
 /**
- * struct smbd_reg - a registered buffer (opaque to the upper layer)
+ * struct smbdx_reg - a registered buffer (opaque to the upper layer)
  * @conn: connection; a reference is held
  * @node: entry in conn->regs (under conn->lock)
  * @sgt: the buffer's pages
@@ -65,8 +65,8 @@
  * @descs: Buffer Descriptor V1 array, wire format
  * @mrs: the MRs, in buffer order
  */
-struct smbd_reg {
-	struct smbd_conn *conn;
+struct smbdx_reg {
+	struct smbdx_conn *conn;
 	struct list_head node;
 	struct sg_table sgt;
 	int mapped;
@@ -76,12 +76,12 @@ struct smbd_reg {
 	struct completion done;
 	int wr_status;
 	u32 nmrs;
-	struct smbd_buffer_desc_v1 *descs;
-	struct smbd_mr *mrs[];
+	struct smbdx_buffer_desc_v1 *descs;
+	struct smbdx_mr *mrs[];
 };
 
 /**
- * smbd_sgt_alloc() - a flat (unchained) scatterlist of @n entries
+ * smbdx_sgt_alloc() - a flat (unchained) scatterlist of @n entries
  * @sgt: table to set up; nents starts at 0
  * @n: entries
  *
@@ -90,7 +90,7 @@ struct smbd_reg {
  *
  * Return: 0 or -ENOMEM.
  */
-int smbd_sgt_alloc(struct sg_table *sgt, unsigned int n)
+int smbdx_sgt_alloc(struct sg_table *sgt, unsigned int n)
 {
 	memset(sgt, 0, sizeof(*sgt));
 	sgt->sgl = kvcalloc(max(n, 1U), sizeof(*sgt->sgl), GFP_KERNEL);
@@ -102,20 +102,20 @@ int smbd_sgt_alloc(struct sg_table *sgt, unsigned int n)
 }
 
 /**
- * smbd_sgt_free() - free what smbd_sgt_alloc() allocated
+ * smbdx_sgt_free() - free what smbdx_sgt_alloc() allocated
  * @sgt: table (may be unset)
  */
-void smbd_sgt_free(struct sg_table *sgt)
+void smbdx_sgt_free(struct sg_table *sgt)
 {
 	kvfree(sgt->sgl);
 	sgt->sgl = NULL;
 }
 
 /**
- * smbd_sg_end() - mark the last filled entry of a table as its end
+ * smbdx_sg_end() - mark the last filled entry of a table as its end
  * @sgt: table with @sgt->nents entries filled, maybe fewer than allocated
  */
-void smbd_sg_end(struct sg_table *sgt)
+void smbdx_sg_end(struct sg_table *sgt)
 {
 	struct scatterlist *sg, *last = NULL;
 	unsigned int i;
@@ -127,7 +127,7 @@ void smbd_sg_end(struct sg_table *sgt)
 }
 
 /**
- * smbd_conn_enter() - start an API call that uses the QP or the MRs
+ * smbdx_conn_enter() - start an API call that uses the QP or the MRs
  * @conn: connection
  * @any_state: also when the connection already failed (deregistration
  *	must still invalidate); otherwise only while ESTABLISHED
@@ -135,13 +135,13 @@ void smbd_sg_end(struct sg_table *sgt)
  * Return: 0, or the connection's error (-ENOTCONN if none) once teardown
  * started releasing (or, without @any_state, once it is not established).
  */
-int smbd_conn_enter(struct smbd_conn *conn, bool any_state)
+int smbdx_conn_enter(struct smbdx_conn *conn, bool any_state)
 {
 	int rc = 0;
 
 	spin_lock_bh(&conn->lock);
 	if (conn->mr_dead || !conn->mrs ||
-	    (!any_state && conn->state != SMBD_CS_ESTABLISHED))
+	    (!any_state && conn->state != SMBDX_CS_ESTABLISHED))
 		rc = conn->error ? conn->error : -ENOTCONN;
 	else
 		conn->mr_users++;
@@ -150,10 +150,10 @@ int smbd_conn_enter(struct smbd_conn *conn, bool any_state)
 }
 
 /**
- * smbd_conn_leave() - end what smbd_conn_enter() started
+ * smbdx_conn_leave() - end what smbdx_conn_enter() started
  * @conn: connection
  */
-void smbd_conn_leave(struct smbd_conn *conn)
+void smbdx_conn_leave(struct smbdx_conn *conn)
 {
 	spin_lock_bh(&conn->lock);
 	conn->mr_users--;
@@ -162,34 +162,34 @@ void smbd_conn_leave(struct smbd_conn *conn)
 }
 
 /**
- * smbd_mr_plan() - decide the pool's size and depth before the QP exists
+ * smbdx_mr_plan() - decide the pool's size and depth before the QP exists
  * @conn: connection whose limits are known
  *
  * Return: the number of MRs, also the number of send queue entries their
  * REG_MR and LOCAL_INV need (at most one of them is outstanding per MR).
  */
-u32 smbd_mr_plan(struct smbd_conn *conn)
+u32 smbdx_mr_plan(struct smbdx_conn *conn)
 {
 	u32 ird = conn->limits.ird;
 
 	conn->mr_depth = conn->limits.frwr_depth;
-	conn->nmrs = smbd_mr_pool_size(conn->mr_depth, PAGE_SIZE,
+	conn->nmrs = smbdx_mr_pool_size(conn->mr_depth, PAGE_SIZE,
 				       conn->cfg.proto.max_read_write_size,
-				       ird, smbd_mr_pool_max);
+				       ird, smbdx_mr_pool_max);
 	return conn->nmrs;
 }
 
-static void smbd_mr_wr_done(struct ib_cq *cq, struct ib_wc *wc);
+static void smbdx_mr_wr_done(struct ib_cq *cq, struct ib_wc *wc);
 
 /**
- * smbd_mr_pool_init() - allocate the MR pool planned by smbd_mr_plan()
+ * smbdx_mr_pool_init() - allocate the MR pool planned by smbdx_mr_plan()
  * @conn: connection with a PD
  *
  * Context: process, serialised with teardown (res_mutex or not visible).
  *
  * Return: 0 or -ENOMEM (or the driver's error).
  */
-int smbd_mr_pool_init(struct smbd_conn *conn)
+int smbdx_mr_pool_init(struct smbdx_conn *conn)
 {
 	u32 i;
 	int rc;
@@ -202,10 +202,10 @@ int smbd_mr_pool_init(struct smbd_conn *conn)
 	if (!conn->mrs)
 		return -ENOMEM;
 	for (i = 0; i < conn->nmrs; i++) {
-		struct smbd_mr *mr = &conn->mrs[i];
+		struct smbdx_mr *mr = &conn->mrs[i];
 
 		mr->conn = conn;
-		mr->cqe.done = smbd_mr_wr_done;
+		mr->cqe.done = smbdx_mr_wr_done;
 		mr->mr = ib_alloc_mr(conn->pd, IB_MR_TYPE_MEM_REG,
 				     conn->mr_depth);
 		if (IS_ERR(mr->mr)) {
@@ -228,41 +228,41 @@ fail:
 	return rc;
 }
 
-static void smbd_reg_unmap(struct smbd_reg *reg)
+static void smbdx_reg_unmap(struct smbdx_reg *reg)
 {
-	struct smbd_conn *conn = reg->conn;
+	struct smbdx_conn *conn = reg->conn;
 
 	if (reg->mapped) {
 		ib_dma_unmap_sg(conn->ibdev, reg->sgt.sgl, reg->sgt.nents,
 				reg->dir);
 		reg->mapped = 0;
 	}
-	smbd_sgt_free(&reg->sgt);
+	smbdx_sgt_free(&reg->sgt);
 }
 
-static void smbd_reg_free(struct smbd_reg *reg)
+static void smbdx_reg_free(struct smbdx_reg *reg)
 {
-	struct smbd_conn *conn = reg->conn;
+	struct smbdx_conn *conn = reg->conn;
 
 	kfree(reg->descs);
 	kfree(reg);
-	smbd_conn_put(conn);
+	smbdx_conn_put(conn);
 }
 
 /**
- * smbd_mr_release() - release every registration and MR at teardown
+ * smbdx_mr_release() - release every registration and MR at teardown
  * @conn: connection whose QP is drained (or never went live)
  *
  * Waits for the API calls in progress to finish (the drain completed
  * what they wait for), then unmaps what registrations still hold (their
- * owners' smbd_deregister() then only frees the handle, since it can no
+ * owners' smbdx_deregister() then only frees the handle, since it can no
  * longer enter the connection), frees the orphans and the MRs.
  *
  * Context: process, under res_mutex, before the QP is destroyed.
  */
-void smbd_mr_release(struct smbd_conn *conn)
+void smbdx_mr_release(struct smbdx_conn *conn)
 {
-	struct smbd_reg *reg, *tmp;
+	struct smbdx_reg *reg, *tmp;
 	LIST_HEAD(regs);
 	u32 i;
 
@@ -274,20 +274,20 @@ void smbd_mr_release(struct smbd_conn *conn)
 	wake_up_all(&conn->wq);
 	wait_event(conn->wq, !READ_ONCE(conn->mr_users));
 
-	smbd_rw_release_orphans(conn);
+	smbdx_rw_release_orphans(conn);
 
 	spin_lock_bh(&conn->lock);
 	list_splice_init(&conn->regs, &regs);
 	spin_unlock_bh(&conn->lock);
 	list_for_each_entry_safe(reg, tmp, &regs, node) {
 		list_del_init(&reg->node);
-		smbd_reg_unmap(reg);
+		smbdx_reg_unmap(reg);
 		/* Owners of the others only free the handle from now on. */
 		if (reg->orphan)
-			smbd_reg_free(reg);
+			smbdx_reg_free(reg);
 	}
 	for (i = 0; i < conn->nmrs; i++) {
-		struct smbd_mr *mr = &conn->mrs[i];
+		struct smbdx_mr *mr = &conn->mrs[i];
 
 		if (mr->mr)
 			ib_dereg_mr(mr->mr);
@@ -305,7 +305,7 @@ void smbd_mr_release(struct smbd_conn *conn)
 }
 
 /**
- * smbd_mr_remote_invalidated() - the peer invalidated @rkey (3.1.5.8)
+ * smbdx_mr_remote_invalidated() - the peer invalidated @rkey (3.1.5.8)
  * @conn: connection, lock held
  * @rkey: the token of the receive completion's IB_WC_WITH_INVALIDATE
  *
@@ -315,23 +315,23 @@ void smbd_mr_release(struct smbd_conn *conn)
  *
  * Context: the receive completion handler (softirq), conn->lock held.
  */
-void smbd_mr_remote_invalidated(struct smbd_conn *conn, u32 rkey)
+void smbdx_mr_remote_invalidated(struct smbdx_conn *conn, u32 rkey)
 {
-	struct smbd_mr *mr;
+	struct smbdx_mr *mr;
 
 	lockdep_assert_held(&conn->lock);
 	if (conn->mrs) {
 		list_for_each_entry(mr, &conn->mr_busy, list) {
-			if (mr->state == SMBD_MR_REGISTERED &&
+			if (mr->state == SMBDX_MR_REGISTERED &&
 			    mr->rkey == rkey) {
-				mr->state = SMBD_MR_REMOTE_INV;
-				smbd_stat_inc(conn, SMBD_STAT_MR_REMOTE_INV);
-				trace_smbd_mr(conn->num, rkey, "remote_inv");
+				mr->state = SMBDX_MR_REMOTE_INV;
+				smbdx_stat_inc(conn, SMBDX_STAT_MR_REMOTE_INV);
+				trace_smbdx_mr(conn->num, rkey, "remote_inv");
 				return;
 			}
 		}
 	}
-	smbd_stat_inc(conn, SMBD_STAT_MR_REMOTE_INV_UNKNOWN);
+	smbdx_stat_inc(conn, SMBDX_STAT_MR_REMOTE_INV_UNKNOWN);
 }
 
 /*
@@ -339,46 +339,46 @@ void smbd_mr_remote_invalidated(struct smbd_conn *conn, u32 rkey)
  * when they failed (or were flushed); the signaled end of the chain wakes
  * the waiting registration or deregistration.
  */
-static void smbd_mr_wr_done(struct ib_cq *cq, struct ib_wc *wc)
+static void smbdx_mr_wr_done(struct ib_cq *cq, struct ib_wc *wc)
 {
-	struct smbd_mr *mr = container_of(wc->wr_cqe, struct smbd_mr, cqe);
-	struct smbd_conn *conn = mr->conn;
-	struct smbd_reg *reg = mr->reg;
+	struct smbdx_mr *mr = container_of(wc->wr_cqe, struct smbdx_mr, cqe);
+	struct smbdx_conn *conn = mr->conn;
+	struct smbdx_reg *reg = mr->reg;
 
 	spin_lock_bh(&conn->lock);
 	if (wc->status != IB_WC_SUCCESS) {
-		if (mr->state != SMBD_MR_LOST)
-			mr->state = SMBD_MR_BROKEN;
+		if (mr->state != SMBDX_MR_LOST)
+			mr->state = SMBDX_MR_BROKEN;
 		if (reg && !reg->wr_status)
 			reg->wr_status = wc->status;
 		if (wc->status == IB_WC_WR_FLUSH_ERR)
-			__smbd_conn_fail(conn, -ECONNRESET,
-					 SMBD_CAUSE_PEER_DISCONNECT);
+			__smbdx_conn_fail(conn, -ECONNRESET,
+					 SMBDX_CAUSE_PEER_DISCONNECT);
 		else
-			__smbd_conn_fail(conn, -EIO, SMBD_CAUSE_MR_ERROR);
+			__smbdx_conn_fail(conn, -EIO, SMBDX_CAUSE_MR_ERROR);
 	}
 	spin_unlock_bh(&conn->lock);
-	trace_smbd_mr(conn->num, mr->rkey, wc->status ? "wr_failed" : "wr_done");
+	trace_smbdx_mr(conn->num, mr->rkey, wc->status ? "wr_failed" : "wr_done");
 	if (mr->last && reg)
 		complete(&reg->done);
 }
 
 /* Take @n MRs for @reg if the pool has them; conn->lock held. */
-static int smbd_mr_take(struct smbd_conn *conn, struct smbd_reg *reg, u32 n)
+static int smbdx_mr_take(struct smbdx_conn *conn, struct smbdx_reg *reg, u32 n)
 {
-	struct smbd_mr *mr;
+	struct smbdx_mr *mr;
 	u32 i;
 
-	if (conn->mr_dead || conn->state != SMBD_CS_ESTABLISHED)
+	if (conn->mr_dead || conn->state != SMBDX_CS_ESTABLISHED)
 		return conn->error ? conn->error : -ENOTCONN;
 	if (n > conn->mr_usable)
 		return -EMSGSIZE;
 	if (conn->mr_free_count < n)
 		return -EAGAIN;
 	for (i = 0; i < n; i++) {
-		mr = list_first_entry(&conn->mr_free, struct smbd_mr, list);
+		mr = list_first_entry(&conn->mr_free, struct smbdx_mr, list);
 		list_move_tail(&mr->list, &conn->mr_busy);
-		mr->state = SMBD_MR_REGISTERING;
+		mr->state = SMBDX_MR_REGISTERING;
 		mr->reg = reg;
 		mr->last = false;
 		reg->mrs[i] = mr;
@@ -392,29 +392,29 @@ static int smbd_mr_take(struct smbd_conn *conn, struct smbd_reg *reg, u32 n)
  * Give an MR back to the pool, recycling it first if its last work request
  * failed. A LOST MR stays off the pool until teardown. Process context.
  */
-static void smbd_mr_put(struct smbd_conn *conn, struct smbd_mr *mr)
+static void smbdx_mr_put(struct smbdx_conn *conn, struct smbdx_mr *mr)
 {
 	struct ib_mr *fresh = NULL, *old = NULL;
-	enum smbd_mr_state state;
+	enum smbdx_mr_state state;
 
 	spin_lock_bh(&conn->lock);
 	state = mr->state;
 	spin_unlock_bh(&conn->lock);
-	if (state == SMBD_MR_LOST)
+	if (state == SMBDX_MR_LOST)
 		return;
-	if (state == SMBD_MR_BROKEN) {
+	if (state == SMBDX_MR_BROKEN) {
 		old = mr->mr;
 		fresh = ib_alloc_mr(conn->pd, IB_MR_TYPE_MEM_REG,
 				    conn->mr_depth);
 		if (IS_ERR(fresh))
 			fresh = NULL;
 		ib_dereg_mr(old);
-		smbd_stat_inc(conn, SMBD_STAT_MR_RECYCLED);
+		smbdx_stat_inc(conn, SMBDX_STAT_MR_RECYCLED);
 	}
 
 	spin_lock_bh(&conn->lock);
 	mr->reg = NULL;
-	if (state == SMBD_MR_BROKEN) {
+	if (state == SMBDX_MR_BROKEN) {
 		mr->mr = fresh;
 		if (!fresh) {
 			/* The pool shrinks by one; registrations adapt. */
@@ -424,18 +424,18 @@ static void smbd_mr_put(struct smbd_conn *conn, struct smbd_mr *mr)
 			return;
 		}
 	}
-	mr->state = SMBD_MR_FREE;
+	mr->state = SMBDX_MR_FREE;
 	list_move_tail(&mr->list, &conn->mr_free);
 	conn->mr_free_count++;
 	spin_unlock_bh(&conn->lock);
 }
 
-static void smbd_mr_put_all(struct smbd_reg *reg)
+static void smbdx_mr_put_all(struct smbdx_reg *reg)
 {
 	u32 i;
 
 	for (i = 0; i < reg->nmrs; i++)
-		smbd_mr_put(reg->conn, reg->mrs[i]);
+		smbdx_mr_put(reg->conn, reg->mrs[i]);
 	reg->nmrs = 0;
 	wake_up_all(&reg->conn->wq);
 }
@@ -444,7 +444,7 @@ static void smbd_mr_put_all(struct smbd_reg *reg)
  * Post @first under conn->lock if the QP may still take work. If only a
  * part of the chain was posted, the MRs of the whole chain are LOST.
  */
-static int smbd_mr_post(struct smbd_conn *conn, struct smbd_reg *reg,
+static int smbdx_mr_post(struct smbdx_conn *conn, struct smbdx_reg *reg,
 			struct ib_send_wr *first)
 {
 	const struct ib_send_wr *bad = NULL;
@@ -460,28 +460,28 @@ static int smbd_mr_post(struct smbd_conn *conn, struct smbd_reg *reg,
 	if (rc) {
 		if (bad != first) {
 			for (i = 0; i < reg->nmrs; i++)
-				reg->mrs[i]->state = SMBD_MR_LOST;
+				reg->mrs[i]->state = SMBDX_MR_LOST;
 			reg->orphan = true;
 		}
-		__smbd_conn_fail(conn, rc, SMBD_CAUSE_POST_ERROR);
+		__smbdx_conn_fail(conn, rc, SMBDX_CAUSE_POST_ERROR);
 	}
 	spin_unlock_bh(&conn->lock);
 	return rc;
 }
 
-static int smbd_reg_access(unsigned int flags)
+static int smbdx_reg_access(unsigned int flags)
 {
 	int access = 0;
 
-	if (flags & SMBD_REG_REMOTE_WRITE)
+	if (flags & SMBDX_REG_REMOTE_WRITE)
 		access |= IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE;
-	if (flags & SMBD_REG_REMOTE_READ)
+	if (flags & SMBDX_REG_REMOTE_READ)
 		access |= IB_ACCESS_REMOTE_READ;
 	return access;
 }
 
 /* Map the pieces of the scatterlist onto reg->mrs and post the chain. */
-static int smbd_reg_post(struct smbd_conn *conn, struct smbd_reg *reg,
+static int smbdx_reg_post(struct smbdx_conn *conn, struct smbdx_reg *reg,
 			 unsigned int flags)
 {
 	struct scatterlist *sg = reg->sgt.sgl;
@@ -495,9 +495,9 @@ static int smbd_reg_post(struct smbd_conn *conn, struct smbd_reg *reg,
 	if (!wrs)
 		return -ENOMEM;
 	for (i = 0; i < reg->nmrs && (left > 0 || off); i++) {
-		struct smbd_mr *mr = reg->mrs[i];
+		struct smbdx_mr *mr = reg->mrs[i];
 		struct ib_mr *ibmr = mr->mr;
-		struct smbd_buffer_desc d;
+		struct smbdx_buffer_desc d;
 
 		/* Some providers (siw) take at most depth entries per MR. */
 		n = ib_map_mr_sg(ibmr, sg, min_t(int, left, conn->mr_depth),
@@ -515,14 +515,14 @@ static int smbd_reg_post(struct smbd_conn *conn, struct smbd_reg *reg,
 		wrs[i].wr.wr_cqe = &mr->cqe;
 		wrs[i].mr = ibmr;
 		wrs[i].key = ibmr->rkey;
-		wrs[i].access = smbd_reg_access(flags);
+		wrs[i].access = smbdx_reg_access(flags);
 		if (i)
 			wrs[i - 1].wr.next = &wrs[i].wr;
 		d.offset = ibmr->iova;
 		d.token = ibmr->rkey;
 		d.length = ibmr->length;
-		smbd_bd_v1_encode(&d, &reg->descs[i]);
-		trace_smbd_mr(conn->num, mr->rkey, "register");
+		smbdx_bd_v1_encode(&d, &reg->descs[i]);
+		trace_smbdx_mr(conn->num, mr->rkey, "register");
 	}
 	/* Everything must be mapped by these MRs. */
 	if (left > 0 || off) {
@@ -534,7 +534,7 @@ static int smbd_reg_post(struct smbd_conn *conn, struct smbd_reg *reg,
 		u32 used = i;
 
 		for (; i < reg->nmrs; i++)
-			smbd_mr_put(conn, reg->mrs[i]);
+			smbdx_mr_put(conn, reg->mrs[i]);
 		reg->nmrs = used;
 		wake_up_all(&conn->wq);
 	}
@@ -542,7 +542,7 @@ static int smbd_reg_post(struct smbd_conn *conn, struct smbd_reg *reg,
 	wrs[reg->nmrs - 1].wr.send_flags = IB_SEND_SIGNALED;
 	reinit_completion(&reg->done);
 	reg->wr_status = 0;
-	rc = smbd_mr_post(conn, reg, &wrs[0].wr);
+	rc = smbdx_mr_post(conn, reg, &wrs[0].wr);
 	if (!rc) {
 		wait_for_completion(&reg->done);
 		rc = reg->wr_status ? -EIO : 0;
@@ -553,49 +553,49 @@ out:
 }
 
 /**
- * smbd_register() - register a buffer for the peer's RDMA (3.1.4.3)
+ * smbdx_register() - register a buffer for the peer's RDMA (3.1.4.3)
  * @conn: established connection
  * @iter: the buffer: a kernel iterator (bvec, kvec, folio queue or
  *	xarray; user-backed iterators are refused). It is advanced by the
  *	registered length, all of iov_iter_count().
- * @flags: SMBD_REG_REMOTE_READ and/or SMBD_REG_REMOTE_WRITE: what the
- *	peer may do (nothing else is enabled); SMBD_REG_NOWAIT to get
+ * @flags: SMBDX_REG_REMOTE_READ and/or SMBDX_REG_REMOTE_WRITE: what the
+ *	peer may do (nothing else is enabled); SMBDX_REG_NOWAIT to get
  *	-EAGAIN rather than wait when the connection's MR pool is short
  *
  * The buffer is DMA-mapped and registered with as many fast-registration
  * MRs as its size and layout need (a gap between pages or more pages than
  * one MR holds starts another one), each with a fresh key. Without
- * SMBD_REG_NOWAIT the call waits until the pool has all of them free (MRs
+ * SMBDX_REG_NOWAIT the call waits until the pool has all of them free (MRs
  * are taken all at once, so concurrent registrations cannot deadlock), or
  * until the connection fails.
  *
  * Context: process, may sleep.
  *
- * Return: the registration (smbd_reg_descs() gives its Buffer Descriptor
- * V1 array; smbd_deregister() ends it), or an ERR_PTR: -EINVAL (bad
+ * Return: the registration (smbdx_reg_descs() gives its Buffer Descriptor
+ * V1 array; smbdx_deregister() ends it), or an ERR_PTR: -EINVAL (bad
  * flags, empty or user-backed buffer), -EMSGSIZE (needs more MRs than the
- * pool has), -EAGAIN (SMBD_REG_NOWAIT and the pool is short), -ENOMEM,
+ * pool has), -EAGAIN (SMBDX_REG_NOWAIT and the pool is short), -ENOMEM,
  * -EIO (the provider failed the registration; the connection is then
  * terminated and nothing stays remotely accessible), or the connection's
  * error.
  */
-struct smbd_reg *smbd_register(struct smbd_conn *conn, struct iov_iter *iter,
+struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
 			       unsigned int flags)
 {
 	size_t len = iov_iter_count(iter);
 	struct iov_iter copy;
-	struct smbd_reg *reg;
+	struct smbdx_reg *reg;
 	int npages, need, rc;
 	bool waited = false;
 	ssize_t got;
 
 	might_sleep();
 	if (!len || len > U32_MAX || user_backed_iter(iter) ||
-	    !(flags & (SMBD_REG_REMOTE_READ | SMBD_REG_REMOTE_WRITE)) ||
-	    (flags & ~(SMBD_REG_REMOTE_READ | SMBD_REG_REMOTE_WRITE |
-		       SMBD_REG_NOWAIT)))
+	    !(flags & (SMBDX_REG_REMOTE_READ | SMBDX_REG_REMOTE_WRITE)) ||
+	    (flags & ~(SMBDX_REG_REMOTE_READ | SMBDX_REG_REMOTE_WRITE |
+		       SMBDX_REG_NOWAIT)))
 		return ERR_PTR(-EINVAL);
-	rc = smbd_conn_enter(conn, false);
+	rc = smbdx_conn_enter(conn, false);
 	if (rc)
 		return ERR_PTR(rc);
 
@@ -604,21 +604,21 @@ struct smbd_reg *smbd_register(struct smbd_conn *conn, struct iov_iter *iter,
 		rc = -ENOMEM;
 		goto out_leave;
 	}
-	smbd_conn_get(conn);
+	smbdx_conn_get(conn);
 	reg->conn = conn;
 	reg->len = len;
 	INIT_LIST_HEAD(&reg->node);
 	init_completion(&reg->done);
-	if ((flags & SMBD_REG_REMOTE_READ) && (flags & SMBD_REG_REMOTE_WRITE))
+	if ((flags & SMBDX_REG_REMOTE_READ) && (flags & SMBDX_REG_REMOTE_WRITE))
 		reg->dir = DMA_BIDIRECTIONAL;
-	else if (flags & SMBD_REG_REMOTE_WRITE)
+	else if (flags & SMBDX_REG_REMOTE_WRITE)
 		reg->dir = DMA_FROM_DEVICE;
 	else
 		reg->dir = DMA_TO_DEVICE;
 
 	copy = *iter;
 	npages = iov_iter_npages(&copy, INT_MAX);
-	rc = smbd_sgt_alloc(&reg->sgt, npages);
+	rc = smbdx_sgt_alloc(&reg->sgt, npages);
 	if (rc)
 		goto out_free;
 	reg->sgt.nents = 0;
@@ -627,14 +627,14 @@ struct smbd_reg *smbd_register(struct smbd_conn *conn, struct iov_iter *iter,
 		rc = got < 0 ? got : -EIO;
 		goto out_sg;
 	}
-	smbd_sg_end(&reg->sgt);
+	smbdx_sg_end(&reg->sgt);
 	reg->mapped = ib_dma_map_sg(conn->ibdev, reg->sgt.sgl, reg->sgt.nents,
 				    reg->dir);
 	if (!reg->mapped) {
 		rc = -EIO;
 		goto out_sg;
 	}
-	need = smbd_frwr_count(reg->sgt.sgl, reg->mapped, PAGE_SIZE,
+	need = smbdx_frwr_count(reg->sgt.sgl, reg->mapped, PAGE_SIZE,
 			       conn->mr_depth);
 	if (need < 0) {
 		rc = need;
@@ -651,26 +651,26 @@ struct smbd_reg *smbd_register(struct smbd_conn *conn, struct iov_iter *iter,
 	/* All the MRs at once: two half-served registrations never wait on each other. */
 	for (;;) {
 		spin_lock_bh(&conn->lock);
-		rc = smbd_mr_take(conn, reg, need);
+		rc = smbdx_mr_take(conn, reg, need);
 		if (!rc)
 			list_add_tail(&reg->node, &conn->regs);
 		spin_unlock_bh(&conn->lock);
-		if (rc != -EAGAIN || (flags & SMBD_REG_NOWAIT))
+		if (rc != -EAGAIN || (flags & SMBDX_REG_NOWAIT))
 			break;
 		if (!waited) {
-			smbd_stat_inc(conn, SMBD_STAT_MR_REG_WAITS);
+			smbdx_stat_inc(conn, SMBDX_STAT_MR_REG_WAITS);
 			waited = true;
 		}
 		wait_event(conn->wq,
 			   READ_ONCE(conn->mr_free_count) >= need ||
 			   READ_ONCE(conn->mr_dead) ||
-			   READ_ONCE(conn->state) != SMBD_CS_ESTABLISHED ||
+			   READ_ONCE(conn->state) != SMBDX_CS_ESTABLISHED ||
 			   need > READ_ONCE(conn->mr_usable));
 	}
 	if (rc)
 		goto out_unmap;
 
-	rc = smbd_reg_post(conn, reg, flags);
+	rc = smbdx_reg_post(conn, reg, flags);
 	if (rc) {
 		spin_lock_bh(&conn->lock);
 		if (!reg->orphan)
@@ -678,73 +678,73 @@ struct smbd_reg *smbd_register(struct smbd_conn *conn, struct iov_iter *iter,
 		spin_unlock_bh(&conn->lock);
 		if (reg->orphan) {
 			/* Teardown unmaps and frees it after the drain. */
-			smbd_stat_inc(conn, SMBD_STAT_MR_REG_FAILED);
-			smbd_conn_leave(conn);
+			smbdx_stat_inc(conn, SMBDX_STAT_MR_REG_FAILED);
+			smbdx_conn_leave(conn);
 			return ERR_PTR(rc);
 		}
-		smbd_mr_put_all(reg);
+		smbdx_mr_put_all(reg);
 		goto out_unmap;
 	}
 
 	spin_lock_bh(&conn->lock);
 	for (need = 0; need < reg->nmrs; need++)
-		if (reg->mrs[need]->state == SMBD_MR_REGISTERING)
-			reg->mrs[need]->state = SMBD_MR_REGISTERED;
+		if (reg->mrs[need]->state == SMBDX_MR_REGISTERING)
+			reg->mrs[need]->state = SMBDX_MR_REGISTERED;
 	spin_unlock_bh(&conn->lock);
-	smbd_stat_inc(conn, SMBD_STAT_MR_REGISTRATIONS);
-	smbd_stat_add(conn, SMBD_STAT_MR_REGISTERED_BYTES, len);
-	smbd_conn_leave(conn);
+	smbdx_stat_inc(conn, SMBDX_STAT_MR_REGISTRATIONS);
+	smbdx_stat_add(conn, SMBDX_STAT_MR_REGISTERED_BYTES, len);
+	smbdx_conn_leave(conn);
 	return reg;
 
 out_unmap:
 	ib_dma_unmap_sg(conn->ibdev, reg->sgt.sgl, reg->sgt.nents, reg->dir);
 	reg->mapped = 0;
 out_sg:
-	smbd_sgt_free(&reg->sgt);
+	smbdx_sgt_free(&reg->sgt);
 out_free:
 	if (rc != -EAGAIN)
-		smbd_stat_inc(conn, SMBD_STAT_MR_REG_FAILED);
-	smbd_reg_free(reg);
+		smbdx_stat_inc(conn, SMBDX_STAT_MR_REG_FAILED);
+	smbdx_reg_free(reg);
 out_leave:
-	smbd_conn_leave(conn);
+	smbdx_conn_leave(conn);
 	return ERR_PTR(rc);
 }
-EXPORT_SYMBOL_GPL(smbd_register);
+EXPORT_SYMBOL_NS_GPL(smbdx_register, SMBDX_NS);
 
 /**
- * smbd_reg_descs() - the Buffer Descriptor V1 array of a registration
+ * smbdx_reg_descs() - the Buffer Descriptor V1 array of a registration
  * @reg: registration
  * @count: set to the number of entries
  *
  * The array (little-endian, ready to send) stays valid until
- * smbd_deregister().
+ * smbdx_deregister().
  *
  * Context: any.
  *
  * Return: the first entry.
  */
-const struct smbd_buffer_desc_v1 *smbd_reg_descs(const struct smbd_reg *reg,
+const struct smbdx_buffer_desc_v1 *smbdx_reg_descs(const struct smbdx_reg *reg,
 						 u32 *count)
 {
 	*count = reg->nmrs;
 	return reg->descs;
 }
-EXPORT_SYMBOL_GPL(smbd_reg_descs);
+EXPORT_SYMBOL_NS_GPL(smbdx_reg_descs, SMBDX_NS);
 
 /**
- * smbd_reg_len() - bytes a registration covers
+ * smbdx_reg_len() - bytes a registration covers
  * @reg: registration
  *
  * Return: the length registered.
  */
-u32 smbd_reg_len(const struct smbd_reg *reg)
+u32 smbdx_reg_len(const struct smbdx_reg *reg)
 {
 	return reg->len;
 }
-EXPORT_SYMBOL_GPL(smbd_reg_len);
+EXPORT_SYMBOL_NS_GPL(smbdx_reg_len, SMBDX_NS);
 
 /**
- * smbd_reg_token() - the token to pass to smbd_send() for remote
+ * smbdx_reg_token() - the token to pass to smbdx_send() for remote
  *	invalidation of a registration
  * @reg: registration
  *
@@ -754,17 +754,17 @@ EXPORT_SYMBOL_GPL(smbd_reg_len);
  *
  * Return: the first MR's key.
  */
-u32 smbd_reg_token(const struct smbd_reg *reg)
+u32 smbdx_reg_token(const struct smbdx_reg *reg)
 {
 	return le32_to_cpu(reg->descs[0].token);
 }
-EXPORT_SYMBOL_GPL(smbd_reg_token);
+EXPORT_SYMBOL_NS_GPL(smbdx_reg_token, SMBDX_NS);
 
 /* Invalidate the MRs the peer did not, and wait; process context. */
-static int smbd_reg_invalidate(struct smbd_conn *conn, struct smbd_reg *reg)
+static int smbdx_reg_invalidate(struct smbdx_conn *conn, struct smbdx_reg *reg)
 {
 	struct ib_send_wr *wrs, *first = NULL, *prev = NULL;
-	struct smbd_mr *last = NULL;
+	struct smbdx_mr *last = NULL;
 	u32 i, ninv = 0;
 	int rc;
 
@@ -773,10 +773,10 @@ static int smbd_reg_invalidate(struct smbd_conn *conn, struct smbd_reg *reg)
 		return -ENOMEM;
 	spin_lock_bh(&conn->lock);
 	for (i = 0; i < reg->nmrs; i++) {
-		struct smbd_mr *mr = reg->mrs[i];
+		struct smbdx_mr *mr = reg->mrs[i];
 
 		mr->last = false;
-		if (mr->state != SMBD_MR_REGISTERED)
+		if (mr->state != SMBDX_MR_REGISTERED)
 			continue;
 		wrs[ninv].opcode = IB_WR_LOCAL_INV;
 		wrs[ninv].ex.invalidate_rkey = mr->rkey;
@@ -788,7 +788,7 @@ static int smbd_reg_invalidate(struct smbd_conn *conn, struct smbd_reg *reg)
 		prev = &wrs[ninv];
 		last = mr;
 		ninv++;
-		trace_smbd_mr(conn->num, mr->rkey, "local_inv");
+		trace_smbdx_mr(conn->num, mr->rkey, "local_inv");
 	}
 	spin_unlock_bh(&conn->lock);
 	if (!ninv) {
@@ -799,19 +799,19 @@ static int smbd_reg_invalidate(struct smbd_conn *conn, struct smbd_reg *reg)
 	last->last = true;
 	reinit_completion(&reg->done);
 	reg->wr_status = 0;
-	rc = smbd_mr_post(conn, reg, first);
+	rc = smbdx_mr_post(conn, reg, first);
 	if (!rc) {
 		wait_for_completion(&reg->done);
 		rc = reg->wr_status ? -EIO : 0;
-		smbd_stat_add(conn, SMBD_STAT_MR_LOCAL_INV, ninv);
+		smbdx_stat_add(conn, SMBDX_STAT_MR_LOCAL_INV, ninv);
 	}
 	kfree(wrs);
 	return rc;
 }
 
 /**
- * smbd_deregister() - end a registration (3.1.4.4)
- * @reg: registration from smbd_register(); freed by this call
+ * smbdx_deregister() - end a registration (3.1.4.4)
+ * @reg: registration from smbdx_register(); freed by this call
  *
  * MRs the peer invalidated with Send with Invalidate (the receive
  * completion named exactly their key) go straight back to the pool; the
@@ -828,19 +828,19 @@ static int smbd_reg_invalidate(struct smbd_conn *conn, struct smbd_reg *reg)
  * no longer accessible either), or the connection's error if an
  * invalidation could not be posted (likewise).
  */
-int smbd_deregister(struct smbd_reg *reg)
+int smbdx_deregister(struct smbdx_reg *reg)
 {
-	struct smbd_conn *conn = reg->conn;
+	struct smbdx_conn *conn = reg->conn;
 	int rc;
 
 	might_sleep();
-	if (smbd_conn_enter(conn, true)) {
+	if (smbdx_conn_enter(conn, true)) {
 		/* Teardown has (or is about to have) released it all. */
 		wait_event(conn->wq, READ_ONCE(conn->mr_released) || !conn->mrs);
-		smbd_reg_free(reg);
+		smbdx_reg_free(reg);
 		return 0;
 	}
-	rc = smbd_reg_invalidate(conn, reg);
+	rc = smbdx_reg_invalidate(conn, reg);
 	if (rc && reg->orphan) {
 		/*
 		 * Left to teardown. Make sure the QP refuses remote access
@@ -851,16 +851,16 @@ int smbd_deregister(struct smbd_reg *reg)
 
 			ib_modify_qp(conn->id->qp, &attr, IB_QP_STATE);
 		}
-		smbd_conn_leave(conn);
+		smbdx_conn_leave(conn);
 		return rc;
 	}
 	spin_lock_bh(&conn->lock);
 	list_del_init(&reg->node);
 	spin_unlock_bh(&conn->lock);
-	smbd_reg_unmap(reg);
-	smbd_mr_put_all(reg);
-	smbd_conn_leave(conn);
-	smbd_reg_free(reg);
+	smbdx_reg_unmap(reg);
+	smbdx_mr_put_all(reg);
+	smbdx_conn_leave(conn);
+	smbdx_reg_free(reg);
 	return rc;
 }
-EXPORT_SYMBOL_GPL(smbd_deregister);
+EXPORT_SYMBOL_NS_GPL(smbdx_deregister, SMBDX_NS);

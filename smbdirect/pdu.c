@@ -9,9 +9,9 @@
  * Normal operation: the transport hands every received buffer with its
  * length to a decoder, which checks each receive-side rule of MS-SMBD
  * 3.1.5.6 - 3.1.5.8 in the order the specification lists them and returns
- * an enum smbd_verdict. SMBD_OK means the fields in the output structure may
+ * an enum smbdx_verdict. SMBDX_OK means the fields in the output structure may
  * be used; anything else names the one rule that was broken, so the
- * transport can count errors by cause and log smbd_verdict_str().
+ * transport can count errors by cause and log smbdx_verdict_str().
  *
  * Concurrency: pure code. No locking, no sleeping, no allocation, no verbs;
  * every function touches only its arguments. The caller serialises access
@@ -33,87 +33,87 @@
 #include <smbdirect/pdu.h>
 #include "frag.h"
 
-static const char * const smbd_verdict_names[SMBD_VERDICT_COUNT] = {
-	[SMBD_OK] = "ok",
-	[SMBD_ERR_NEG_REQ_SHORT] =
+static const char * const smbdx_verdict_names[SMBDX_VERDICT_COUNT] = {
+	[SMBDX_OK] = "ok",
+	[SMBDX_ERR_NEG_REQ_SHORT] =
 		"3.1.5.6: negotiate request shorter than 20 bytes",
-	[SMBD_ERR_NEG_REQ_VERSION] =
+	[SMBDX_ERR_NEG_REQ_VERSION] =
 		"3.1.5.6: MinVersion..MaxVersion does not include 0x0100",
-	[SMBD_ERR_NEG_REQ_CREDITS] =
+	[SMBDX_ERR_NEG_REQ_CREDITS] =
 		"3.1.5.6: negotiate request CreditsRequested is 0",
-	[SMBD_ERR_NEG_REQ_MAX_RECV] =
+	[SMBDX_ERR_NEG_REQ_MAX_RECV] =
 		"3.1.5.6: negotiate request MaxReceiveSize below 128",
-	[SMBD_ERR_NEG_REQ_MAX_FRAG] =
+	[SMBDX_ERR_NEG_REQ_MAX_FRAG] =
 		"3.1.5.6: negotiate request MaxFragmentedSize below 131072",
-	[SMBD_ERR_NEG_RESP_SHORT] =
+	[SMBDX_ERR_NEG_RESP_SHORT] =
 		"3.1.5.7: negotiate response shorter than 32 bytes",
-	[SMBD_ERR_NEG_RESP_STATUS] =
+	[SMBDX_ERR_NEG_RESP_STATUS] =
 		"3.1.5.7: negotiate response Status is not 0",
-	[SMBD_ERR_NEG_RESP_VERSION] =
+	[SMBDX_ERR_NEG_RESP_VERSION] =
 		"3.1.5.7: NegotiatedVersion is not 0x0100",
-	[SMBD_ERR_NEG_RESP_CREDITS_GRANTED] =
+	[SMBDX_ERR_NEG_RESP_CREDITS_GRANTED] =
 		"3.1.5.7: negotiate response CreditsGranted is 0",
-	[SMBD_ERR_NEG_RESP_CREDITS_REQUESTED] =
+	[SMBDX_ERR_NEG_RESP_CREDITS_REQUESTED] =
 		"3.1.5.7: negotiate response CreditsRequested is 0",
-	[SMBD_ERR_NEG_RESP_MAX_RECV] =
+	[SMBDX_ERR_NEG_RESP_MAX_RECV] =
 		"3.1.5.7: negotiate response MaxReceiveSize below 128",
-	[SMBD_ERR_NEG_RESP_MAX_FRAG] =
+	[SMBDX_ERR_NEG_RESP_MAX_FRAG] =
 		"3.1.5.7: negotiate response MaxFragmentedSize below 131072",
-	[SMBD_ERR_NEG_RESP_PREF_SEND] =
+	[SMBDX_ERR_NEG_RESP_PREF_SEND] =
 		"3.1.5.7: PreferredSendSize above our MaxReceiveSize",
-	[SMBD_ERR_NEG_NO_RECV_CREDITS] =
+	[SMBDX_ERR_NEG_NO_RECV_CREDITS] =
 		"3.1.5.6/3.1.5.7: no receive credits after credit set-up",
-	[SMBD_ERR_DATA_SHORT] =
+	[SMBDX_ERR_DATA_SHORT] =
 		"3.1.5.8: data transfer message shorter than 20 bytes",
-	[SMBD_ERR_DATA_CREDITS_REQUESTED] =
+	[SMBDX_ERR_DATA_CREDITS_REQUESTED] =
 		"3.1.5.8: data transfer CreditsRequested is 0",
-	[SMBD_ERR_DATA_OFFSET_ALIGN] =
+	[SMBDX_ERR_DATA_OFFSET_ALIGN] =
 		"3.1.5.8: DataOffset is not 8-byte aligned",
-	[SMBD_ERR_DATA_OFFSET_OVERLAP] =
+	[SMBDX_ERR_DATA_OFFSET_OVERLAP] =
 		"2.2.3: payload starts inside the 20-byte header",
-	[SMBD_ERR_DATA_OVERFLOW] =
+	[SMBDX_ERR_DATA_OVERFLOW] =
 		"3.1.5.8: DataOffset + DataLength overflows 32 bits",
-	[SMBD_ERR_DATA_PAST_END] =
+	[SMBDX_ERR_DATA_PAST_END] =
 		"3.1.5.8: DataOffset + DataLength beyond the received message",
-	[SMBD_ERR_DATA_TOO_BIG] =
+	[SMBDX_ERR_DATA_TOO_BIG] =
 		"3.1.5.8: DataLength + RemainingDataLength above MaxFragmentedRecvSize",
-	[SMBD_ERR_REASM_MISMATCH] =
+	[SMBDX_ERR_REASM_MISMATCH] =
 		"3.1.5.8: RemainingDataLength inconsistent with the fragmented message",
-	[SMBD_ERR_RECV_NO_CREDIT] =
+	[SMBDX_ERR_RECV_NO_CREDIT] =
 		"3.1.5.1: peer sent a message without holding a credit",
-	[SMBD_ERR_SEND_CREDIT_OVERFLOW] =
+	[SMBDX_ERR_SEND_CREDIT_OVERFLOW] =
 		"3.1.5.8: peer granted more than 65535 outstanding credits",
-	[SMBD_ERR_MSG_TOO_BIG] =
+	[SMBDX_ERR_MSG_TOO_BIG] =
 		"3.1.5.4: message longer than MaxFragmentedSendSize",
-	[SMBD_ERR_BUF_TOO_SMALL] = "local: output buffer too small",
-	[SMBD_ERR_INVALID] = "local: invalid argument or configuration",
-	[SMBD_ERR_FRAG_CONFIG] =
+	[SMBDX_ERR_BUF_TOO_SMALL] = "local: output buffer too small",
+	[SMBDX_ERR_INVALID] = "local: invalid argument or configuration",
+	[SMBDX_ERR_FRAG_CONFIG] =
 		"local: receive credits too few for a MaxFragmentedRecvSize of 131072",
-	[SMBD_ERR_BD_LENGTH] =
+	[SMBDX_ERR_BD_LENGTH] =
 		"2.2.3.1: buffer descriptor array empty or not a multiple of 16 bytes",
-	[SMBD_ERR_BD_OVERFLOW] =
+	[SMBDX_ERR_BD_OVERFLOW] =
 		"2.2.3.1: buffer descriptor Offset + Length overflows",
-	[SMBD_ERR_IRD_ORD_ZERO] = "appendix A 6.2: negotiated IRD or ORD is 0",
+	[SMBDX_ERR_IRD_ORD_ZERO] = "appendix A 6.2: negotiated IRD or ORD is 0",
 };
 
 /**
- * smbd_verdict_str() - one-line description of a verdict
+ * smbdx_verdict_str() - one-line description of a verdict
  * @v: verdict
  *
  * Return: a static string naming the rule that was broken (with its
- * MS-SMBD section), "ok" for SMBD_OK, or "unknown verdict" if @v is out of
+ * MS-SMBD section), "ok" for SMBDX_OK, or "unknown verdict" if @v is out of
  * range. Never NULL.
  */
-const char *smbd_verdict_str(enum smbd_verdict v)
+const char *smbdx_verdict_str(enum smbdx_verdict v)
 {
-	if ((unsigned int)v >= SMBD_VERDICT_COUNT || !smbd_verdict_names[v])
+	if ((unsigned int)v >= SMBDX_VERDICT_COUNT || !smbdx_verdict_names[v])
 		return "unknown verdict";
-	return smbd_verdict_names[v];
+	return smbdx_verdict_names[v];
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_verdict_str);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_verdict_str);
 
 /**
- * smbd_verdict_nt_status() - Status for a failed Negotiate Response
+ * smbdx_verdict_nt_status() - Status for a failed Negotiate Response
  * @v: verdict of negotiate request processing at the passive side
  *
  * MS-SMBD 3.1.5.6 answers two failures with a Negotiate Response carrying a
@@ -122,51 +122,51 @@ EXPORT_SYMBOL_IF_KUNIT(smbd_verdict_str);
  * STATUS_INSUFFICIENT_RESOURCES like Windows). Every other failure
  * terminates the connection without a response.
  *
- * Return: the NTSTATUS to send with smbd_negotiate_resp_encode_failure(),
+ * Return: the NTSTATUS to send with smbdx_negotiate_resp_encode_failure(),
  * or 0 if the connection must be terminated without a response (or @v is
- * SMBD_OK).
+ * SMBDX_OK).
  */
-u32 smbd_verdict_nt_status(enum smbd_verdict v)
+u32 smbdx_verdict_nt_status(enum smbdx_verdict v)
 {
 	switch (v) {
-	case SMBD_ERR_NEG_REQ_VERSION:
-		return SMBD_STATUS_NOT_SUPPORTED;
-	case SMBD_ERR_NEG_NO_RECV_CREDITS:
-		return SMBD_STATUS_INSUFFICIENT_RESOURCES;
+	case SMBDX_ERR_NEG_REQ_VERSION:
+		return SMBDX_STATUS_NOT_SUPPORTED;
+	case SMBDX_ERR_NEG_NO_RECV_CREDITS:
+		return SMBDX_STATUS_INSUFFICIENT_RESOURCES;
 	default:
-		return SMBD_STATUS_SUCCESS;
+		return SMBDX_STATUS_SUCCESS;
 	}
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_verdict_nt_status);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_verdict_nt_status);
 
 /**
- * smbd_config_init_defaults() - fill in the project's default settings
+ * smbdx_config_init_defaults() - fill in the project's default settings
  * @cfg: configuration to fill
  *
  * Receive credit max and send credit target 255, max send and receive size
  * 1364, max read/write size 8 MiB, keepalive 120 s (DESIGN.md section 3),
  * and a max fragmented receive size computed by
- * smbd_frag_safe_max_recv_size() so reassembly can never hold every receive
+ * smbdx_frag_safe_max_recv_size() so reassembly can never hold every receive
  * buffer (170180 bytes with these values).
  */
-void smbd_config_init_defaults(struct smbd_proto_config *cfg)
+void smbdx_config_init_defaults(struct smbdx_proto_config *cfg)
 {
 	u32 frag;
 
-	cfg->recv_credit_max = SMBD_DEF_RECV_CREDIT_MAX;
-	cfg->send_credit_target = SMBD_DEF_SEND_CREDIT_TARGET;
-	cfg->max_send_size = SMBD_DEF_MAX_SEND_SIZE;
-	cfg->max_receive_size = SMBD_DEF_MAX_RECV_SIZE;
-	cfg->max_read_write_size = SMBD_DEF_MAX_RW_SIZE;
-	cfg->keepalive_interval = SMBD_DEF_KEEPALIVE_SEC;
-	smbd_frag_safe_max_recv_size(cfg->recv_credit_max,
+	cfg->recv_credit_max = SMBDX_DEF_RECV_CREDIT_MAX;
+	cfg->send_credit_target = SMBDX_DEF_SEND_CREDIT_TARGET;
+	cfg->max_send_size = SMBDX_DEF_MAX_SEND_SIZE;
+	cfg->max_receive_size = SMBDX_DEF_MAX_RECV_SIZE;
+	cfg->max_read_write_size = SMBDX_DEF_MAX_RW_SIZE;
+	cfg->keepalive_interval = SMBDX_DEF_KEEPALIVE_SEC;
+	smbdx_frag_safe_max_recv_size(cfg->recv_credit_max,
 				     cfg->max_receive_size, &frag);
 	cfg->max_fragmented_recv_size = frag;
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_config_init_defaults);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_config_init_defaults);
 
 /**
- * smbd_config_validate() - check our own settings against the protocol
+ * smbdx_config_validate() - check our own settings against the protocol
  * @cfg: configuration to check
  *
  * Our values go on the wire in the negotiate messages, so they must obey the
@@ -177,41 +177,41 @@ EXPORT_SYMBOL_IF_KUNIT(smbd_config_init_defaults);
  * last send credit must carry (3.1.5.1); with a single receive buffer two
  * peers can only pass one credit back and forth or stall.
  *
- * Return: SMBD_OK or SMBD_ERR_INVALID.
+ * Return: SMBDX_OK or SMBDX_ERR_INVALID.
  */
-enum smbd_verdict smbd_config_validate(const struct smbd_proto_config *cfg)
+enum smbdx_verdict smbdx_config_validate(const struct smbdx_proto_config *cfg)
 {
 	if (cfg->recv_credit_max < 2 || !cfg->send_credit_target)
-		return SMBD_ERR_INVALID;
-	if (cfg->max_send_size < SMBD_PROTO_MIN_RECV_SIZE ||
-	    cfg->max_receive_size < SMBD_PROTO_MIN_RECV_SIZE)
-		return SMBD_ERR_INVALID;
-	if (cfg->max_fragmented_recv_size < SMBD_PROTO_MIN_FRAG_SIZE)
-		return SMBD_ERR_INVALID;
-	return SMBD_OK;
+		return SMBDX_ERR_INVALID;
+	if (cfg->max_send_size < SMBDX_PROTO_MIN_RECV_SIZE ||
+	    cfg->max_receive_size < SMBDX_PROTO_MIN_RECV_SIZE)
+		return SMBDX_ERR_INVALID;
+	if (cfg->max_fragmented_recv_size < SMBDX_PROTO_MIN_FRAG_SIZE)
+		return SMBDX_ERR_INVALID;
+	return SMBDX_OK;
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_config_validate);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_config_validate);
 
 /**
- * smbd_negotiate_req_encode() - build our Negotiate Request (3.1.5.2)
+ * smbdx_negotiate_req_encode() - build our Negotiate Request (3.1.5.2)
  * @cfg: our configuration
  * @req: wire message to fill (20 bytes)
  */
-void smbd_negotiate_req_encode(const struct smbd_proto_config *cfg,
-			       struct smbd_negotiate_req *req)
+void smbdx_negotiate_req_encode(const struct smbdx_proto_config *cfg,
+			       struct smbdx_negotiate_req *req)
 {
 	memset(req, 0, sizeof(*req));
-	req->min_version = cpu_to_le16(SMBD_VERSION_1_0);
-	req->max_version = cpu_to_le16(SMBD_VERSION_1_0);
+	req->min_version = cpu_to_le16(SMBDX_VERSION_1_0);
+	req->max_version = cpu_to_le16(SMBDX_VERSION_1_0);
 	req->credits_requested = cpu_to_le16(cfg->send_credit_target);
 	req->preferred_send_size = cpu_to_le32(cfg->max_send_size);
 	req->max_receive_size = cpu_to_le32(cfg->max_receive_size);
 	req->max_fragmented_size = cpu_to_le32(cfg->max_fragmented_recv_size);
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_negotiate_req_encode);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_negotiate_req_encode);
 
 /**
- * smbd_negotiate_req_decode() - decode and validate a Negotiate Request
+ * smbdx_negotiate_req_decode() - decode and validate a Negotiate Request
  * @buf: received message
  * @len: number of bytes received
  * @out: decoded fields; valid whenever @len >= 20, zeroed otherwise
@@ -221,18 +221,18 @@ EXPORT_SYMBOL_IF_KUNIT(smbd_negotiate_req_encode);
  * CreditsRequested > 0; MaxReceiveSize >= 128; MaxFragmentedSize >= 131072.
  * Reserved is ignored.
  *
- * Return: SMBD_OK or the SMBD_ERR_NEG_REQ_* verdict of the first failed
- * check. smbd_verdict_nt_status() says whether to answer with a failed
+ * Return: SMBDX_OK or the SMBDX_ERR_NEG_REQ_* verdict of the first failed
+ * check. smbdx_verdict_nt_status() says whether to answer with a failed
  * Negotiate Response or to terminate silently.
  */
-enum smbd_verdict smbd_negotiate_req_decode(const void *buf, u32 len,
-					    struct smbd_neg_req_info *out)
+enum smbdx_verdict smbdx_negotiate_req_decode(const void *buf, u32 len,
+					    struct smbdx_neg_req_info *out)
 {
-	const struct smbd_negotiate_req *req = buf;
+	const struct smbdx_negotiate_req *req = buf;
 
 	memset(out, 0, sizeof(*out));
-	if (!buf || len < SMBD_NEGOTIATE_REQ_LEN)
-		return SMBD_ERR_NEG_REQ_SHORT;
+	if (!buf || len < SMBDX_NEGOTIATE_REQ_LEN)
+		return SMBDX_ERR_NEG_REQ_SHORT;
 
 	out->min_version = le16_to_cpu(req->min_version);
 	out->max_version = le16_to_cpu(req->max_version);
@@ -241,29 +241,29 @@ enum smbd_verdict smbd_negotiate_req_decode(const void *buf, u32 len,
 	out->max_receive_size = le32_to_cpu(req->max_receive_size);
 	out->max_fragmented_size = le32_to_cpu(req->max_fragmented_size);
 
-	if (out->min_version > SMBD_VERSION_1_0 ||
-	    out->max_version < SMBD_VERSION_1_0)
-		return SMBD_ERR_NEG_REQ_VERSION;
+	if (out->min_version > SMBDX_VERSION_1_0 ||
+	    out->max_version < SMBDX_VERSION_1_0)
+		return SMBDX_ERR_NEG_REQ_VERSION;
 	if (!out->credits_requested)
-		return SMBD_ERR_NEG_REQ_CREDITS;
-	if (out->max_receive_size < SMBD_PROTO_MIN_RECV_SIZE)
-		return SMBD_ERR_NEG_REQ_MAX_RECV;
-	if (out->max_fragmented_size < SMBD_PROTO_MIN_FRAG_SIZE)
-		return SMBD_ERR_NEG_REQ_MAX_FRAG;
-	return SMBD_OK;
+		return SMBDX_ERR_NEG_REQ_CREDITS;
+	if (out->max_receive_size < SMBDX_PROTO_MIN_RECV_SIZE)
+		return SMBDX_ERR_NEG_REQ_MAX_RECV;
+	if (out->max_fragmented_size < SMBDX_PROTO_MIN_FRAG_SIZE)
+		return SMBDX_ERR_NEG_REQ_MAX_FRAG;
+	return SMBDX_OK;
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_negotiate_req_decode);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_negotiate_req_decode);
 
 /* MaxReceiveSize = min(ours, peer's PreferredSendSize), at least 128 */
-static u32 smbd_negotiated_recv_size(u32 ours, u32 peer_pref_send)
+static u32 smbdx_negotiated_recv_size(u32 ours, u32 peer_pref_send)
 {
-	return max_t(u32, min(ours, peer_pref_send), SMBD_PROTO_MIN_RECV_SIZE);
+	return max_t(u32, min(ours, peer_pref_send), SMBDX_PROTO_MIN_RECV_SIZE);
 }
 
 /**
- * smbd_params_from_req() - negotiated parameters at the passive side
+ * smbdx_params_from_req() - negotiated parameters at the passive side
  * @cfg: our configuration
- * @req: a Negotiate Request that smbd_negotiate_req_decode() accepted
+ * @req: a Negotiate Request that smbdx_negotiate_req_decode() accepted
  * @p: parameters to fill
  *
  * MS-SMBD 3.1.5.6: protocol 0x0100; ReceiveCreditTarget = CreditsRequested;
@@ -272,17 +272,17 @@ static u32 smbd_negotiated_recv_size(u32 ours, u32 peer_pref_send)
  * peer's MaxFragmentedSize. MaxReadWriteSize is ours (3.1.7.2) and we hold
  * no send credit until the peer's first data message grants some.
  */
-void smbd_params_from_req(const struct smbd_proto_config *cfg,
-			  const struct smbd_neg_req_info *req,
-			  struct smbd_proto_params *p)
+void smbdx_params_from_req(const struct smbdx_proto_config *cfg,
+			  const struct smbdx_neg_req_info *req,
+			  struct smbdx_proto_params *p)
 {
 	memset(p, 0, sizeof(*p));
-	p->protocol = SMBD_VERSION_1_0;
+	p->protocol = SMBDX_VERSION_1_0;
 	p->send_credits = 0;
 	p->send_credit_target = cfg->send_credit_target;
 	p->recv_credit_max = cfg->recv_credit_max;
 	p->recv_credit_target = req->credits_requested;
-	p->max_receive_size = smbd_negotiated_recv_size(cfg->max_receive_size,
+	p->max_receive_size = smbdx_negotiated_recv_size(cfg->max_receive_size,
 							req->preferred_send_size);
 	p->max_send_size = min(cfg->max_send_size, req->max_receive_size);
 	p->max_fragmented_send_size = req->max_fragmented_size;
@@ -290,55 +290,55 @@ void smbd_params_from_req(const struct smbd_proto_config *cfg,
 	p->max_read_write_size = cfg->max_read_write_size;
 	p->keepalive_interval = cfg->keepalive_interval;
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_params_from_req);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_params_from_req);
 
 /**
- * smbd_negotiate_resp_encode() - build a successful Negotiate Response
- * @p: negotiated parameters (from smbd_params_from_req())
- * @credits_granted: receive credits granted, from smbd_credits_grant_initial()
+ * smbdx_negotiate_resp_encode() - build a successful Negotiate Response
+ * @p: negotiated parameters (from smbdx_params_from_req())
+ * @credits_granted: receive credits granted, from smbdx_credits_grant_initial()
  * @resp: wire message to fill (32 bytes)
  *
  * MS-SMBD 3.1.5.3. PreferredSendSize is our negotiated MaxSendSize, which is
  * never above the peer's MaxReceiveSize, as 2.2.2 requires.
  */
-void smbd_negotiate_resp_encode(const struct smbd_proto_params *p,
+void smbdx_negotiate_resp_encode(const struct smbdx_proto_params *p,
 				u16 credits_granted,
-				struct smbd_negotiate_resp *resp)
+				struct smbdx_negotiate_resp *resp)
 {
 	memset(resp, 0, sizeof(*resp));
-	resp->min_version = cpu_to_le16(SMBD_VERSION_1_0);
-	resp->max_version = cpu_to_le16(SMBD_VERSION_1_0);
+	resp->min_version = cpu_to_le16(SMBDX_VERSION_1_0);
+	resp->max_version = cpu_to_le16(SMBDX_VERSION_1_0);
 	resp->negotiated_version = cpu_to_le16(p->protocol);
 	resp->credits_requested = cpu_to_le16(p->send_credit_target);
 	resp->credits_granted = cpu_to_le16(credits_granted);
-	resp->status = cpu_to_le32(SMBD_STATUS_SUCCESS);
+	resp->status = cpu_to_le32(SMBDX_STATUS_SUCCESS);
 	resp->max_read_write_size = cpu_to_le32(p->max_read_write_size);
 	resp->preferred_send_size = cpu_to_le32(p->max_send_size);
 	resp->max_receive_size = cpu_to_le32(p->max_receive_size);
 	resp->max_fragmented_size = cpu_to_le32(p->max_fragmented_recv_size);
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_negotiate_resp_encode);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_negotiate_resp_encode);
 
 /**
- * smbd_negotiate_resp_encode_failure() - build a failed Negotiate Response
- * @status: NTSTATUS to report, from smbd_verdict_nt_status()
+ * smbdx_negotiate_resp_encode_failure() - build a failed Negotiate Response
+ * @status: NTSTATUS to report, from smbdx_verdict_nt_status()
  * @resp: wire message to fill (32 bytes)
  *
  * MS-SMBD 3.1.5.3: MinVersion and MaxVersion 0x0100, Status set, every other
  * field 0. The caller then terminates the connection gracefully.
  */
-void smbd_negotiate_resp_encode_failure(u32 status,
-					struct smbd_negotiate_resp *resp)
+void smbdx_negotiate_resp_encode_failure(u32 status,
+					struct smbdx_negotiate_resp *resp)
 {
 	memset(resp, 0, sizeof(*resp));
-	resp->min_version = cpu_to_le16(SMBD_VERSION_1_0);
-	resp->max_version = cpu_to_le16(SMBD_VERSION_1_0);
+	resp->min_version = cpu_to_le16(SMBDX_VERSION_1_0);
+	resp->max_version = cpu_to_le16(SMBDX_VERSION_1_0);
 	resp->status = cpu_to_le32(status);
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_negotiate_resp_encode_failure);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_negotiate_resp_encode_failure);
 
 /**
- * smbd_negotiate_resp_decode() - decode and validate a Negotiate Response
+ * smbdx_negotiate_resp_decode() - decode and validate a Negotiate Response
  * @buf: received message
  * @len: number of bytes received
  * @cfg: our configuration (its max_receive_size is the MaxReceiveSize we
@@ -351,18 +351,18 @@ EXPORT_SYMBOL_IF_KUNIT(smbd_negotiate_resp_encode_failure);
  * MaxFragmentedSize >= 131072; CreditsGranted > 0; CreditsRequested > 0;
  * PreferredSendSize <= our MaxReceiveSize.
  *
- * Return: SMBD_OK or the SMBD_ERR_NEG_RESP_* verdict of the first failed
+ * Return: SMBDX_OK or the SMBDX_ERR_NEG_RESP_* verdict of the first failed
  * check; on any failure the connection must be terminated.
  */
-enum smbd_verdict smbd_negotiate_resp_decode(const void *buf, u32 len,
-					     const struct smbd_proto_config *cfg,
-					     struct smbd_neg_resp_info *out)
+enum smbdx_verdict smbdx_negotiate_resp_decode(const void *buf, u32 len,
+					     const struct smbdx_proto_config *cfg,
+					     struct smbdx_neg_resp_info *out)
 {
-	const struct smbd_negotiate_resp *resp = buf;
+	const struct smbdx_negotiate_resp *resp = buf;
 
 	memset(out, 0, sizeof(*out));
-	if (!buf || len < SMBD_NEGOTIATE_RESP_LEN)
-		return SMBD_ERR_NEG_RESP_SHORT;
+	if (!buf || len < SMBDX_NEGOTIATE_RESP_LEN)
+		return SMBDX_ERR_NEG_RESP_SHORT;
 
 	out->min_version = le16_to_cpu(resp->min_version);
 	out->max_version = le16_to_cpu(resp->max_version);
@@ -375,28 +375,28 @@ enum smbd_verdict smbd_negotiate_resp_decode(const void *buf, u32 len,
 	out->max_receive_size = le32_to_cpu(resp->max_receive_size);
 	out->max_fragmented_size = le32_to_cpu(resp->max_fragmented_size);
 
-	if (out->status != SMBD_STATUS_SUCCESS)
-		return SMBD_ERR_NEG_RESP_STATUS;
-	if (out->negotiated_version != SMBD_VERSION_1_0)
-		return SMBD_ERR_NEG_RESP_VERSION;
-	if (out->max_receive_size < SMBD_PROTO_MIN_RECV_SIZE)
-		return SMBD_ERR_NEG_RESP_MAX_RECV;
-	if (out->max_fragmented_size < SMBD_PROTO_MIN_FRAG_SIZE)
-		return SMBD_ERR_NEG_RESP_MAX_FRAG;
+	if (out->status != SMBDX_STATUS_SUCCESS)
+		return SMBDX_ERR_NEG_RESP_STATUS;
+	if (out->negotiated_version != SMBDX_VERSION_1_0)
+		return SMBDX_ERR_NEG_RESP_VERSION;
+	if (out->max_receive_size < SMBDX_PROTO_MIN_RECV_SIZE)
+		return SMBDX_ERR_NEG_RESP_MAX_RECV;
+	if (out->max_fragmented_size < SMBDX_PROTO_MIN_FRAG_SIZE)
+		return SMBDX_ERR_NEG_RESP_MAX_FRAG;
 	if (!out->credits_granted)
-		return SMBD_ERR_NEG_RESP_CREDITS_GRANTED;
+		return SMBDX_ERR_NEG_RESP_CREDITS_GRANTED;
 	if (!out->credits_requested)
-		return SMBD_ERR_NEG_RESP_CREDITS_REQUESTED;
+		return SMBDX_ERR_NEG_RESP_CREDITS_REQUESTED;
 	if (out->preferred_send_size > cfg->max_receive_size)
-		return SMBD_ERR_NEG_RESP_PREF_SEND;
-	return SMBD_OK;
+		return SMBDX_ERR_NEG_RESP_PREF_SEND;
+	return SMBDX_OK;
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_negotiate_resp_decode);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_negotiate_resp_decode);
 
 /**
- * smbd_params_from_resp() - negotiated parameters at the active side
+ * smbdx_params_from_resp() - negotiated parameters at the active side
  * @cfg: our configuration
- * @resp: a Negotiate Response that smbd_negotiate_resp_decode() accepted
+ * @resp: a Negotiate Response that smbdx_negotiate_resp_decode() accepted
  * @p: parameters to fill
  *
  * MS-SMBD 3.1.5.7: protocol 0x0100; ReceiveCreditTarget = CreditsRequested;
@@ -405,17 +405,17 @@ EXPORT_SYMBOL_IF_KUNIT(smbd_negotiate_resp_decode);
  * min(ours, peer's); SendCredits = CreditsGranted; MaxFragmentedSendSize =
  * peer's MaxFragmentedSize.
  */
-void smbd_params_from_resp(const struct smbd_proto_config *cfg,
-			   const struct smbd_neg_resp_info *resp,
-			   struct smbd_proto_params *p)
+void smbdx_params_from_resp(const struct smbdx_proto_config *cfg,
+			   const struct smbdx_neg_resp_info *resp,
+			   struct smbdx_proto_params *p)
 {
 	memset(p, 0, sizeof(*p));
-	p->protocol = SMBD_VERSION_1_0;
+	p->protocol = SMBDX_VERSION_1_0;
 	p->send_credits = resp->credits_granted;
 	p->send_credit_target = cfg->send_credit_target;
 	p->recv_credit_max = cfg->recv_credit_max;
 	p->recv_credit_target = resp->credits_requested;
-	p->max_receive_size = smbd_negotiated_recv_size(cfg->max_receive_size,
+	p->max_receive_size = smbdx_negotiated_recv_size(cfg->max_receive_size,
 							resp->preferred_send_size);
 	p->max_send_size = min(cfg->max_send_size, resp->max_receive_size);
 	p->max_fragmented_send_size = resp->max_fragmented_size;
@@ -424,10 +424,10 @@ void smbd_params_from_resp(const struct smbd_proto_config *cfg,
 				     resp->max_read_write_size);
 	p->keepalive_interval = cfg->keepalive_interval;
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_params_from_resp);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_params_from_resp);
 
 /**
- * smbd_data_decode() - decode and validate a Data Transfer message header
+ * smbdx_data_decode() - decode and validate a Data Transfer message header
  * @buf: received message
  * @len: number of bytes received
  * @max_fragmented_recv_size: Connection.MaxFragmentedRecvSize
@@ -443,22 +443,22 @@ EXPORT_SYMBOL_IF_KUNIT(smbd_params_from_resp);
  * to be 0 when DataLength is 0 (a sender rule only), but it must still be
  * aligned and within the message.
  *
- * On SMBD_OK the payload is the @out->data_length bytes at
+ * On SMBDX_OK the payload is the @out->data_length bytes at
  * @buf + @out->data_offset, entirely inside the @len received bytes.
  *
- * Return: SMBD_OK or the SMBD_ERR_DATA_* verdict of the first failed check;
+ * Return: SMBDX_OK or the SMBDX_ERR_DATA_* verdict of the first failed check;
  * on any failure the connection must be terminated.
  */
-enum smbd_verdict smbd_data_decode(const void *buf, u32 len,
+enum smbdx_verdict smbdx_data_decode(const void *buf, u32 len,
 				   u32 max_fragmented_recv_size,
-				   struct smbd_data_info *out)
+				   struct smbdx_data_info *out)
 {
-	const struct smbd_data_transfer *hdr = buf;
+	const struct smbdx_data_transfer *hdr = buf;
 	u64 end;
 
 	memset(out, 0, sizeof(*out));
-	if (!buf || len < SMBD_DATA_HDR_LEN)
-		return SMBD_ERR_DATA_SHORT;
+	if (!buf || len < SMBDX_DATA_HDR_LEN)
+		return SMBDX_ERR_DATA_SHORT;
 
 	out->credits_requested = le16_to_cpu(hdr->credits_requested);
 	out->credits_granted = le16_to_cpu(hdr->credits_granted);
@@ -468,48 +468,48 @@ enum smbd_verdict smbd_data_decode(const void *buf, u32 len,
 	out->data_length = le32_to_cpu(hdr->data_length);
 
 	if (!out->credits_requested)
-		return SMBD_ERR_DATA_CREDITS_REQUESTED;
-	if (!IS_ALIGNED(out->data_offset, SMBD_DATA_ALIGN))
-		return SMBD_ERR_DATA_OFFSET_ALIGN;
+		return SMBDX_ERR_DATA_CREDITS_REQUESTED;
+	if (!IS_ALIGNED(out->data_offset, SMBDX_DATA_ALIGN))
+		return SMBDX_ERR_DATA_OFFSET_ALIGN;
 	end = (u64)out->data_offset + out->data_length;
 	if (end > U32_MAX)
-		return SMBD_ERR_DATA_OVERFLOW;
+		return SMBDX_ERR_DATA_OVERFLOW;
 	if (end > len)
-		return SMBD_ERR_DATA_PAST_END;
+		return SMBDX_ERR_DATA_PAST_END;
 	if ((u64)out->data_length + out->remaining_data_length >
 	    max_fragmented_recv_size)
-		return SMBD_ERR_DATA_TOO_BIG;
-	if (out->data_length && out->data_offset < SMBD_DATA_HDR_LEN)
-		return SMBD_ERR_DATA_OFFSET_OVERLAP;
-	return SMBD_OK;
+		return SMBDX_ERR_DATA_TOO_BIG;
+	if (out->data_length && out->data_offset < SMBDX_DATA_HDR_LEN)
+		return SMBDX_ERR_DATA_OFFSET_OVERLAP;
+	return SMBDX_OK;
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_data_decode);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_data_decode);
 
 /**
- * smbd_data_wire_len() - bytes a Data Transfer message occupies on the wire
- * @di: header fields of a message accepted by smbd_data_encode() or
- *	smbd_data_decode()
+ * smbdx_data_wire_len() - bytes a Data Transfer message occupies on the wire
+ * @di: header fields of a message accepted by smbdx_data_encode() or
+ *	smbdx_data_decode()
  *
  * Return: 20 for a message without payload, DataOffset + DataLength
  * otherwise (saturated at U32_MAX if the fields are inconsistent).
  */
-u32 smbd_data_wire_len(const struct smbd_data_info *di)
+u32 smbdx_data_wire_len(const struct smbdx_data_info *di)
 {
 	u64 end;
 
 	if (!di->data_length)
-		return SMBD_DATA_HDR_LEN;
+		return SMBDX_DATA_HDR_LEN;
 	end = (u64)di->data_offset + di->data_length;
 	return end > U32_MAX ? U32_MAX : (u32)end;
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_data_wire_len);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_data_wire_len);
 
 /**
- * smbd_data_encode() - write a Data Transfer header and its padding
+ * smbdx_data_encode() - write a Data Transfer header and its padding
  * @buf: start of the send buffer
  * @buf_len: size of @buf in bytes
- * @di: header fields (credits and flags from smbd_credits_next_send(), data
- *	fields from smbd_frag_next())
+ * @di: header fields (credits and flags from smbdx_credits_next_send(), data
+ *	fields from smbdx_frag_next())
  *
  * Enforces the sender rules of MS-SMBD 2.2.3 and 3.1.5.4: a message without
  * payload has DataOffset, DataLength and RemainingDataLength 0; a payload
@@ -518,29 +518,29 @@ EXPORT_SYMBOL_IF_KUNIT(smbd_data_wire_len);
  * (Reserved 0) and zeroes the padding up to DataOffset; the caller places
  * the payload at @buf + DataOffset.
  *
- * Return: SMBD_OK; SMBD_ERR_INVALID if @di breaks a sender rule;
- * SMBD_ERR_BUF_TOO_SMALL if the header and padding do not fit in @buf_len.
+ * Return: SMBDX_OK; SMBDX_ERR_INVALID if @di breaks a sender rule;
+ * SMBDX_ERR_BUF_TOO_SMALL if the header and padding do not fit in @buf_len.
  */
-enum smbd_verdict smbd_data_encode(void *buf, u32 buf_len,
-				   const struct smbd_data_info *di)
+enum smbdx_verdict smbdx_data_encode(void *buf, u32 buf_len,
+				   const struct smbdx_data_info *di)
 {
-	struct smbd_data_transfer *hdr = buf;
-	u32 hdr_len = SMBD_DATA_HDR_LEN;
+	struct smbdx_data_transfer *hdr = buf;
+	u32 hdr_len = SMBDX_DATA_HDR_LEN;
 
-	if (di->flags & ~SMBD_FLAG_RESPONSE_REQUESTED)
-		return SMBD_ERR_INVALID;
+	if (di->flags & ~SMBDX_FLAG_RESPONSE_REQUESTED)
+		return SMBDX_ERR_INVALID;
 	if (!di->data_length) {
 		if (di->data_offset || di->remaining_data_length)
-			return SMBD_ERR_INVALID;
+			return SMBDX_ERR_INVALID;
 	} else {
-		if (!IS_ALIGNED(di->data_offset, SMBD_DATA_ALIGN) ||
-		    di->data_offset < SMBD_DATA_PAYLOAD_OFFSET ||
+		if (!IS_ALIGNED(di->data_offset, SMBDX_DATA_ALIGN) ||
+		    di->data_offset < SMBDX_DATA_PAYLOAD_OFFSET ||
 		    (u64)di->data_offset + di->data_length > U32_MAX)
-			return SMBD_ERR_INVALID;
+			return SMBDX_ERR_INVALID;
 		hdr_len = di->data_offset;
 	}
 	if (!buf || buf_len < hdr_len)
-		return SMBD_ERR_BUF_TOO_SMALL;
+		return SMBDX_ERR_BUF_TOO_SMALL;
 
 	memset(buf, 0, hdr_len);
 	hdr->credits_requested = cpu_to_le16(di->credits_requested);
@@ -549,133 +549,133 @@ enum smbd_verdict smbd_data_encode(void *buf, u32 buf_len,
 	hdr->remaining_data_length = cpu_to_le32(di->remaining_data_length);
 	hdr->data_offset = cpu_to_le32(di->data_offset);
 	hdr->data_length = cpu_to_le32(di->data_length);
-	return SMBD_OK;
+	return SMBDX_OK;
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_data_encode);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_data_encode);
 
 /**
- * smbd_bd_v1_encode() - write one Buffer Descriptor V1 (2.2.3.1)
+ * smbdx_bd_v1_encode() - write one Buffer Descriptor V1 (2.2.3.1)
  * @d: descriptor in host byte order
  * @wire: 16-byte wire descriptor to fill
  */
-void smbd_bd_v1_encode(const struct smbd_buffer_desc *d,
-		       struct smbd_buffer_desc_v1 *wire)
+void smbdx_bd_v1_encode(const struct smbdx_buffer_desc *d,
+		       struct smbdx_buffer_desc_v1 *wire)
 {
 	wire->offset = cpu_to_le64(d->offset);
 	wire->token = cpu_to_le32(d->token);
 	wire->length = cpu_to_le32(d->length);
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_bd_v1_encode);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_bd_v1_encode);
 
 /**
- * smbd_bd_v1_count() - number of descriptors in a received array
+ * smbdx_bd_v1_count() - number of descriptors in a received array
  * @len: length in bytes of the array as the upper layer found it
  * @count: number of 16-byte descriptors (0 on failure)
  *
- * Return: SMBD_OK, or SMBD_ERR_BD_LENGTH if @len is 0 or not a multiple of
+ * Return: SMBDX_OK, or SMBDX_ERR_BD_LENGTH if @len is 0 or not a multiple of
  * 16.
  */
-enum smbd_verdict smbd_bd_v1_count(u32 len, u32 *count)
+enum smbdx_verdict smbdx_bd_v1_count(u32 len, u32 *count)
 {
 	*count = 0;
-	if (!len || len % SMBD_BUFFER_DESC_V1_LEN)
-		return SMBD_ERR_BD_LENGTH;
-	*count = len / SMBD_BUFFER_DESC_V1_LEN;
-	return SMBD_OK;
+	if (!len || len % SMBDX_BUFFER_DESC_V1_LEN)
+		return SMBDX_ERR_BD_LENGTH;
+	*count = len / SMBDX_BUFFER_DESC_V1_LEN;
+	return SMBDX_OK;
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_bd_v1_count);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_bd_v1_count);
 
 /**
- * smbd_bd_v1_decode() - decode one descriptor of an array
+ * smbdx_bd_v1_decode() - decode one descriptor of an array
  * @buf: start of the array (any alignment)
  * @len: length of the array in bytes
  * @index: which descriptor
  * @out: descriptor in host byte order (zeroed on failure)
  *
- * Return: SMBD_OK; SMBD_ERR_BD_LENGTH if the array length is invalid or
- * @index is beyond it; SMBD_ERR_BD_OVERFLOW if Offset + Length overflows
+ * Return: SMBDX_OK; SMBDX_ERR_BD_LENGTH if the array length is invalid or
+ * @index is beyond it; SMBDX_ERR_BD_OVERFLOW if Offset + Length overflows
  * 64 bits (such a descriptor cannot describe real memory).
  */
-enum smbd_verdict smbd_bd_v1_decode(const void *buf, u32 len, u32 index,
-				    struct smbd_buffer_desc *out)
+enum smbdx_verdict smbdx_bd_v1_decode(const void *buf, u32 len, u32 index,
+				    struct smbdx_buffer_desc *out)
 {
-	const struct smbd_buffer_desc_v1 *wire;
-	enum smbd_verdict v;
+	const struct smbdx_buffer_desc_v1 *wire;
+	enum smbdx_verdict v;
 	u32 count;
 
 	memset(out, 0, sizeof(*out));
-	v = smbd_bd_v1_count(len, &count);
-	if (v != SMBD_OK)
+	v = smbdx_bd_v1_count(len, &count);
+	if (v != SMBDX_OK)
 		return v;
 	if (!buf || index >= count)
-		return SMBD_ERR_BD_LENGTH;
+		return SMBDX_ERR_BD_LENGTH;
 
-	wire = (const struct smbd_buffer_desc_v1 *)buf + index;
+	wire = (const struct smbdx_buffer_desc_v1 *)buf + index;
 	out->offset = le64_to_cpu(wire->offset);
 	out->token = le32_to_cpu(wire->token);
 	out->length = le32_to_cpu(wire->length);
 	if (out->offset > U64_MAX - out->length) {
 		memset(out, 0, sizeof(*out));
-		return SMBD_ERR_BD_OVERFLOW;
+		return SMBDX_ERR_BD_OVERFLOW;
 	}
-	return SMBD_OK;
+	return SMBDX_OK;
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_bd_v1_decode);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_bd_v1_decode);
 
 /**
- * smbd_bd_v1_total() - validate a descriptor array and sum its lengths
+ * smbdx_bd_v1_total() - validate a descriptor array and sum its lengths
  * @buf: start of the array
  * @len: length of the array in bytes
  * @total: sum of every descriptor's Length (0 on failure)
  *
- * Return: SMBD_OK or the first verdict of smbd_bd_v1_decode() that is not.
+ * Return: SMBDX_OK or the first verdict of smbdx_bd_v1_decode() that is not.
  * The sum cannot overflow: at most 2^28 descriptors of at most 2^32 bytes.
  */
-enum smbd_verdict smbd_bd_v1_total(const void *buf, u32 len, u64 *total)
+enum smbdx_verdict smbdx_bd_v1_total(const void *buf, u32 len, u64 *total)
 {
-	struct smbd_buffer_desc d;
-	enum smbd_verdict v;
+	struct smbdx_buffer_desc d;
+	enum smbdx_verdict v;
 	u32 count, i;
 	u64 sum = 0;
 
 	*total = 0;
-	v = smbd_bd_v1_count(len, &count);
-	if (v != SMBD_OK)
+	v = smbdx_bd_v1_count(len, &count);
+	if (v != SMBDX_OK)
 		return v;
 	for (i = 0; i < count; i++) {
-		v = smbd_bd_v1_decode(buf, len, i, &d);
-		if (v != SMBD_OK)
+		v = smbdx_bd_v1_decode(buf, len, i, &d);
+		if (v != SMBDX_OK)
 			return v;
 		sum += d.length;
 	}
 	*total = sum;
-	return SMBD_OK;
+	return SMBDX_OK;
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_bd_v1_total);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_bd_v1_total);
 
 /**
- * smbd_ird_ord_encode() - build the iWARP IRD/ORD private data (6.1)
+ * smbdx_ird_ord_encode() - build the iWARP IRD/ORD private data (6.1)
  * @v: the sender's own IRD and ORD
  * @hdr: 8-byte header, two big-endian 32-bit values {IRD, ORD}
  *
  * The header carries the sending peer's own values, as 6.1 defines the
  * fields; an accepting peer sends its negotiated values from
- * smbd_ird_ord_negotiate().
+ * smbdx_ird_ord_negotiate().
  */
-void smbd_ird_ord_encode(const struct smbd_ird_ord *v,
-			 struct smbd_ird_ord_hdr *hdr)
+void smbdx_ird_ord_encode(const struct smbdx_ird_ord *v,
+			 struct smbdx_ird_ord_hdr *hdr)
 {
 	hdr->ird = cpu_to_be32(v->ird);
 	hdr->ord = cpu_to_be32(v->ord);
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_ird_ord_encode);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_ird_ord_encode);
 
 /*
  * A legacy value larger than the 8 bits RDMA CM can carry: if only its
  * first byte is set, it was written little-endian (old cifs.ko), so read it
  * back byte-swapped; anything else is clamped to 255.
  */
-static u32 smbd_ird_ord_repair(u32 v)
+static u32 smbdx_ird_ord_repair(u32 v)
 {
 	if (v <= U8_MAX)
 		return v;
@@ -685,7 +685,7 @@ static u32 smbd_ird_ord_repair(u32 v)
 }
 
 /**
- * smbd_ird_ord_parse() - read a peer's IRD/ORD private data (appendix A)
+ * smbdx_ird_ord_parse() - read a peer's IRD/ORD private data (appendix A)
  * @iwarp: the connection is iWARP (the header is ignored otherwise; IB/RoCE
  *	CM events report a fixed private data size, not what was sent)
  * @pd: the peer's CM private data (any alignment; may be NULL)
@@ -703,49 +703,49 @@ static u32 smbd_ird_ord_repair(u32 v)
  *
  * Return: which case applied; @peer is always filled.
  */
-enum smbd_ird_ord_kind smbd_ird_ord_parse(bool iwarp, const void *pd, u32 len,
-					  const struct smbd_ird_ord *cm,
-					  struct smbd_ird_ord *peer)
+enum smbdx_ird_ord_kind smbdx_ird_ord_parse(bool iwarp, const void *pd, u32 len,
+					  const struct smbdx_ird_ord *cm,
+					  struct smbdx_ird_ord *peer)
 {
 	u32 ird, ord;
 
 	*peer = *cm;
-	if (!iwarp || !pd || len != SMBD_IRD_ORD_LEN)
-		return SMBD_IRD_ORD_ABSENT;
+	if (!iwarp || !pd || len != SMBDX_IRD_ORD_LEN)
+		return SMBDX_IRD_ORD_ABSENT;
 
 	ird = get_unaligned_be32(pd);
 	ord = get_unaligned_be32((const u8 *)pd + 4);
 	if (ird == cm->ird && ord == cm->ord)
-		return SMBD_IRD_ORD_MATCH;
+		return SMBDX_IRD_ORD_MATCH;
 
-	peer->ird = smbd_ird_ord_repair(ird);
-	peer->ord = smbd_ird_ord_repair(ord);
-	return SMBD_IRD_ORD_LEGACY;
+	peer->ird = smbdx_ird_ord_repair(ird);
+	peer->ord = smbdx_ird_ord_repair(ord);
+	return SMBDX_IRD_ORD_LEGACY;
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_ird_ord_parse);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_ird_ord_parse);
 
 /**
- * smbd_ird_ord_negotiate() - combine our IRD/ORD with the peer's (6.2)
+ * smbdx_ird_ord_negotiate() - combine our IRD/ORD with the peer's (6.2)
  * @local: our IRD (responder resources) and ORD (initiator depth), already
  *	limited by the device
- * @peer: the peer's values from smbd_ird_ord_parse()
+ * @peer: the peer's values from smbdx_ird_ord_parse()
  * @out: our negotiated values
  *
  * Our IRD cannot usefully exceed the peer's ORD, nor our ORD the peer's IRD,
  * so each is the smaller of the two. A peer value of 0 means "not given" and
  * leaves ours unchanged.
  *
- * Return: SMBD_OK, or SMBD_ERR_IRD_ORD_ZERO if a result is 0, in which case
+ * Return: SMBDX_OK, or SMBDX_ERR_IRD_ORD_ZERO if a result is 0, in which case
  * the connection is rejected.
  */
-enum smbd_verdict smbd_ird_ord_negotiate(const struct smbd_ird_ord *local,
-					 const struct smbd_ird_ord *peer,
-					 struct smbd_ird_ord *out)
+enum smbdx_verdict smbdx_ird_ord_negotiate(const struct smbdx_ird_ord *local,
+					 const struct smbdx_ird_ord *peer,
+					 struct smbdx_ird_ord *out)
 {
 	out->ird = peer->ord ? min(local->ird, peer->ord) : local->ird;
 	out->ord = peer->ird ? min(local->ord, peer->ird) : local->ord;
 	if (!out->ird || !out->ord)
-		return SMBD_ERR_IRD_ORD_ZERO;
-	return SMBD_OK;
+		return SMBDX_ERR_IRD_ORD_ZERO;
+	return SMBDX_OK;
 }
-EXPORT_SYMBOL_IF_KUNIT(smbd_ird_ord_negotiate);
+EXPORT_SYMBOL_IF_KUNIT(smbdx_ird_ord_negotiate);

@@ -2,7 +2,7 @@
 /*
  * SMB Direct receive path: receive buffers, receive completions (MS-SMBD
  * 3.1.5.5 - 3.1.5.8), reassembly into messages and their delivery to the
- * upper layer (smbd_recv_msg(), smbd_recv(), the smbd_msg_*() accessors).
+ * upper layer (smbdx_recv_msg(), smbdx_recv(), the smbdx_msg_*() accessors).
  *
  * Normal operation: every connection owns ReceiveCreditMax receive buffers
  * of MaxReceiveSize bytes (at least 512 for the negotiate message,
@@ -10,12 +10,12 @@
  * on a free list while not posted. A receive completion (softirq) checks
  * the message with the protocol engine under conn->lock: the negotiate
  * request or response while NEGOTIATING, then Data Transfer messages
- * (smbd_data_decode(), smbd_credits_on_recv(), smbd_reasm_add()).
+ * (smbdx_data_decode(), smbdx_credits_on_recv(), smbdx_reasm_add()).
  * The payload is copied at once into the pages of the message being
  * reassembled, so the receive buffer goes straight back to the free list
  * and is reposted: reassembly never holds receive buffers and can never
  * starve the credit window. A complete message goes on the ready queue,
- * where smbd_recv_msg() finds it or from where the upcall work hands it to
+ * where smbdx_recv_msg() finds it or from where the upcall work hands it to
  * the recv callback.
  *
  * Flow control: received messages not yet freed by the upper layer count
@@ -30,7 +30,7 @@
  * connection is established. Buffers are unmapped and freed only after the
  * CQ is freed, so no handler can see a freed buffer. Messages on the ready
  * queue when the connection is freed are freed with it; messages handed
- * out hold a connection reference until smbd_msg_free().
+ * out hold a connection reference until smbdx_msg_free().
  */
 
 #include <linux/module.h>
@@ -41,17 +41,17 @@
 #include "smbd.h"
 #include "trace.h"
 
-static void smbd_recv_done(struct ib_cq *cq, struct ib_wc *wc);
+static void smbdx_recv_done(struct ib_cq *cq, struct ib_wc *wc);
 
 /**
- * smbd_recv_bufs_alloc() - allocate and map the receive buffers
+ * smbdx_recv_bufs_alloc() - allocate and map the receive buffers
  * @conn: connection whose PD and QP exist
  *
  * Return: 0 or -ENOMEM.
  */
-int smbd_recv_bufs_alloc(struct smbd_conn *conn)
+int smbdx_recv_bufs_alloc(struct smbdx_conn *conn)
 {
-	struct smbd_recv_io *rio;
+	struct smbdx_recv_io *rio;
 	u32 i;
 
 	conn->rios = kcalloc(conn->rq_depth, sizeof(*conn->rios), GFP_KERNEL);
@@ -69,7 +69,7 @@ int smbd_recv_bufs_alloc(struct smbd_conn *conn)
 			rio->buf = NULL;
 			return -ENOMEM;
 		}
-		rio->cqe.done = smbd_recv_done;
+		rio->cqe.done = smbdx_recv_done;
 		rio->conn = conn;
 		conn->nrios++;
 		spin_lock_bh(&conn->lock);
@@ -80,10 +80,10 @@ int smbd_recv_bufs_alloc(struct smbd_conn *conn)
 }
 
 /**
- * smbd_recv_bufs_free() - unmap and free the receive buffers
+ * smbdx_recv_bufs_free() - unmap and free the receive buffers
  * @conn: connection whose CQ is gone (no completion can run)
  */
-void smbd_recv_bufs_free(struct smbd_conn *conn)
+void smbdx_recv_bufs_free(struct smbdx_conn *conn)
 {
 	u32 i;
 
@@ -100,7 +100,7 @@ void smbd_recv_bufs_free(struct smbd_conn *conn)
 	conn->nrios = 0;
 }
 
-static int __smbd_post_recv(struct smbd_conn *conn, struct smbd_recv_io *rio)
+static int __smbdx_post_recv(struct smbdx_conn *conn, struct smbdx_recv_io *rio)
 {
 	struct ib_recv_wr wr = {};
 	struct ib_sge sge;
@@ -119,43 +119,43 @@ static int __smbd_post_recv(struct smbd_conn *conn, struct smbd_recv_io *rio)
 	if (rc)
 		return rc;
 	conn->recvs_posted++;
-	trace_smbd_post_recv(conn->num, rio->cid, conn->rio_size);
+	trace_smbdx_post_recv(conn->num, rio->cid, conn->rio_size);
 	return 0;
 }
 
 /**
- * smbd_post_recv_one() - post one receive buffer
+ * smbdx_post_recv_one() - post one receive buffer
  * @conn: connection, lock held, QP created
  *
  * Return: 0, -ENOBUFS if none is free, or the post's error.
  */
-int smbd_post_recv_one(struct smbd_conn *conn)
+int smbdx_post_recv_one(struct smbdx_conn *conn)
 {
-	struct smbd_recv_io *rio;
+	struct smbdx_recv_io *rio;
 	int rc;
 
 	lockdep_assert_held(&conn->lock);
-	rio = list_first_entry_or_null(&conn->rio_free, struct smbd_recv_io,
+	rio = list_first_entry_or_null(&conn->rio_free, struct smbdx_recv_io,
 				       list);
 	if (!rio)
 		return -ENOBUFS;
 	list_del_init(&rio->list);
-	rc = __smbd_post_recv(conn, rio);
+	rc = __smbdx_post_recv(conn, rio);
 	if (rc)
 		list_add(&rio->list, &conn->rio_free);
 	return rc;
 }
 
 /* Post up to @n free buffers; a failed post terminates the connection. */
-static u32 __smbd_post_recvs(struct smbd_conn *conn, u32 n)
+static u32 __smbdx_post_recvs(struct smbdx_conn *conn, u32 n)
 {
 	u32 posted = 0;
 	int rc;
 
 	while (posted < n && !list_empty(&conn->rio_free)) {
-		rc = smbd_post_recv_one(conn);
+		rc = smbdx_post_recv_one(conn);
 		if (rc) {
-			__smbd_conn_fail(conn, rc, SMBD_CAUSE_POST_ERROR);
+			__smbdx_conn_fail(conn, rc, SMBDX_CAUSE_POST_ERROR);
 			break;
 		}
 		posted++;
@@ -164,33 +164,33 @@ static u32 __smbd_post_recvs(struct smbd_conn *conn, u32 n)
 }
 
 /**
- * smbd_post_recvs() - repost receives as the credit engine asks (3.1.5.9)
+ * smbdx_post_recvs() - repost receives as the credit engine asks (3.1.5.9)
  * @conn: connection, lock held
  *
  * Nothing while the connection is not established or the upper layer
  * holds more than recv_queue_max bytes of received messages.
  */
-void smbd_post_recvs(struct smbd_conn *conn)
+void smbdx_post_recvs(struct smbdx_conn *conn)
 {
 	u32 n;
 
 	lockdep_assert_held(&conn->lock);
-	if (conn->state != SMBD_CS_ESTABLISHED)
+	if (conn->state != SMBDX_CS_ESTABLISHED)
 		return;
 	if (conn->held_bytes > conn->cfg.recv_queue_max) {
 		if (!conn->recv_gated) {
 			conn->recv_gated = true;
-			smbd_stat_inc(conn, SMBD_STAT_RECV_GATED);
+			smbdx_stat_inc(conn, SMBDX_STAT_RECV_GATED);
 		}
 		return;
 	}
 	conn->recv_gated = false;
-	n = smbd_credits_recv_to_post(&conn->cr);
+	n = smbdx_credits_recv_to_post(&conn->cr);
 	if (n)
-		smbd_credits_recv_posted(&conn->cr, __smbd_post_recvs(conn, n));
+		smbdx_credits_recv_posted(&conn->cr, __smbdx_post_recvs(conn, n));
 }
 
-static void smbd_msg_release(struct smbd_msg *msg)
+static void smbdx_msg_release(struct smbdx_msg *msg)
 {
 	u32 i;
 
@@ -199,10 +199,10 @@ static void smbd_msg_release(struct smbd_msg *msg)
 	kfree(msg);
 }
 
-static struct smbd_msg *smbd_msg_alloc(u32 len, gfp_t gfp)
+static struct smbdx_msg *smbdx_msg_alloc(u32 len, gfp_t gfp)
 {
 	u32 nvec = DIV_ROUND_UP(len, PAGE_SIZE);
-	struct smbd_msg *msg;
+	struct smbdx_msg *msg;
 	struct page *page;
 	u32 i;
 
@@ -218,7 +218,7 @@ static struct smbd_msg *smbd_msg_alloc(u32 len, gfp_t gfp)
 	for (i = 0; i < nvec; i++) {
 		page = alloc_page(gfp);
 		if (!page) {
-			smbd_msg_release(msg);
+			smbdx_msg_release(msg);
 			return NULL;
 		}
 		bvec_set_page(&msg->bv[i], page,
@@ -228,7 +228,7 @@ static struct smbd_msg *smbd_msg_alloc(u32 len, gfp_t gfp)
 	return msg;
 }
 
-static void smbd_msg_fill(struct smbd_msg *msg, u32 off, const u8 *src,
+static void smbdx_msg_fill(struct smbdx_msg *msg, u32 off, const u8 *src,
 			  u32 len)
 {
 	u32 i, po, n;
@@ -245,142 +245,142 @@ static void smbd_msg_fill(struct smbd_msg *msg, u32 off, const u8 *src,
 }
 
 /**
- * smbd_ready_flush() - free the messages the upper layer never took
+ * smbdx_ready_flush() - free the messages the upper layer never took
  * @conn: connection being freed
  */
-void smbd_ready_flush(struct smbd_conn *conn)
+void smbdx_ready_flush(struct smbdx_conn *conn)
 {
-	struct smbd_msg *msg, *tmp;
+	struct smbdx_msg *msg, *tmp;
 
 	list_for_each_entry_safe(msg, tmp, &conn->ready, list) {
 		list_del(&msg->list);
-		smbd_msg_release(msg);
+		smbdx_msg_release(msg);
 	}
 	conn->ready_msgs = 0;
 	if (conn->reasm_msg) {
-		smbd_msg_release(conn->reasm_msg);
+		smbdx_msg_release(conn->reasm_msg);
 		conn->reasm_msg = NULL;
 	}
 }
 
 /* Negotiation succeeded: 3.1.5.6 / 3.1.5.7, last steps. */
-static void smbd_conn_established(struct smbd_conn *conn)
+static void smbdx_conn_established(struct smbdx_conn *conn)
 {
-	smbd_reasm_init(&conn->ra, conn->params.max_fragmented_recv_size);
+	smbdx_reasm_init(&conn->ra, conn->params.max_fragmented_recv_size);
 	conn->negotiated = true;
-	smbd_conn_set_state(conn, SMBD_CS_ESTABLISHED);
+	smbdx_conn_set_state(conn, SMBDX_CS_ESTABLISHED);
 	cancel_delayed_work(&conn->neg_work);
 	conn->last_rx = jiffies;
-	smbd_idle_timer_arm(conn, conn->keepalive_j);
-	if (conn->role == SMBD_ROLE_PASSIVE)
-		smbd_conn_queue_work(conn, &conn->upcall_work);
+	smbdx_idle_timer_arm(conn, conn->keepalive_j);
+	if (conn->role == SMBDX_ROLE_PASSIVE)
+		smbdx_conn_queue_work(conn, &conn->upcall_work);
 }
 
 /* Post the receives of a freshly initialised credit engine. */
-static void smbd_post_initial_recvs(struct smbd_conn *conn)
+static void smbdx_post_initial_recvs(struct smbdx_conn *conn)
 {
 	u32 posted;
 
-	posted = __smbd_post_recvs(conn, smbd_credits_recv_to_post(&conn->cr));
-	smbd_credits_recv_posted(&conn->cr, posted);
+	posted = __smbdx_post_recvs(conn, smbdx_credits_recv_to_post(&conn->cr));
+	smbdx_credits_recv_posted(&conn->cr, posted);
 }
 
 /* Passive side: the first message is a Negotiate Request (3.1.5.6). */
-static void smbd_recv_negotiate_req(struct smbd_conn *conn, const void *buf,
+static void smbdx_recv_negotiate_req(struct smbdx_conn *conn, const void *buf,
 				    u32 len)
 {
-	struct smbd_negotiate_resp resp;
-	struct smbd_neg_req_info req;
-	enum smbd_verdict v;
+	struct smbdx_negotiate_resp resp;
+	struct smbdx_neg_req_info req;
+	enum smbdx_verdict v;
 	u32 status;
 	u16 granted = 0;
 	int rc;
 
-	smbd_stat_inc(conn, SMBD_STAT_RX_NEG_REQ);
-	v = smbd_negotiate_req_decode(buf, len, &req);
+	smbdx_stat_inc(conn, SMBDX_STAT_RX_NEG_REQ);
+	v = smbdx_negotiate_req_decode(buf, len, &req);
 	if (!v) {
-		smbd_params_from_req(&conn->cfg.proto, &req, &conn->params);
-		smbd_credits_init(&conn->cr, &conn->params);
-		smbd_post_initial_recvs(conn);
+		smbdx_params_from_req(&conn->cfg.proto, &req, &conn->params);
+		smbdx_credits_init(&conn->cr, &conn->params);
+		smbdx_post_initial_recvs(conn);
 		if (conn->error)
 			return;
-		granted = smbd_credits_grant_initial(&conn->cr);
+		granted = smbdx_credits_grant_initial(&conn->cr);
 		if (!granted)
-			v = SMBD_ERR_NEG_NO_RECV_CREDITS;
+			v = SMBDX_ERR_NEG_NO_RECV_CREDITS;
 	}
 	if (v) {
 		/* 3.1.5.3: some failures are answered before terminating. */
-		status = smbd_verdict_nt_status(v);
+		status = smbdx_verdict_nt_status(v);
 		if (status) {
-			smbd_negotiate_resp_encode_failure(status, &resp);
-			if (!smbd_send_negotiate_resp(conn, &resp, v))
+			smbdx_negotiate_resp_encode_failure(status, &resp);
+			if (!smbdx_send_negotiate_resp(conn, &resp, v))
 				return;
 		}
-		__smbd_conn_fail(conn, -EPROTO, v);
+		__smbdx_conn_fail(conn, -EPROTO, v);
 		return;
 	}
 
-	smbd_negotiate_resp_encode(&conn->params, granted, &resp);
-	rc = smbd_send_negotiate_resp(conn, &resp, 0);
+	smbdx_negotiate_resp_encode(&conn->params, granted, &resp);
+	rc = smbdx_send_negotiate_resp(conn, &resp, 0);
 	if (rc) {
-		__smbd_conn_fail(conn, rc, rc == -ENOMEM ? SMBD_CAUSE_NOMEM :
-				 SMBD_CAUSE_POST_ERROR);
+		__smbdx_conn_fail(conn, rc, rc == -ENOMEM ? SMBDX_CAUSE_NOMEM :
+				 SMBDX_CAUSE_POST_ERROR);
 		return;
 	}
-	smbd_stat_add(conn, SMBD_STAT_TX_CREDITS_GRANTED, granted);
-	trace_smbd_credits(conn->num, true, granted, conn->cr.send_credits,
+	smbdx_stat_add(conn, SMBDX_STAT_TX_CREDITS_GRANTED, granted);
+	trace_smbdx_credits(conn->num, true, granted, conn->cr.send_credits,
 			   conn->cr.recv_posted, conn->cr.recv_granted);
-	smbd_conn_established(conn);
+	smbdx_conn_established(conn);
 }
 
 /* Active side: the first message is a Negotiate Response (3.1.5.7). */
-static void smbd_recv_negotiate_resp(struct smbd_conn *conn, const void *buf,
+static void smbdx_recv_negotiate_resp(struct smbdx_conn *conn, const void *buf,
 				     u32 len)
 {
-	struct smbd_neg_resp_info resp;
-	enum smbd_verdict v;
+	struct smbdx_neg_resp_info resp;
+	enum smbdx_verdict v;
 
-	smbd_stat_inc(conn, SMBD_STAT_RX_NEG_RESP);
-	v = smbd_negotiate_resp_decode(buf, len, &conn->cfg.proto, &resp);
+	smbdx_stat_inc(conn, SMBDX_STAT_RX_NEG_RESP);
+	v = smbdx_negotiate_resp_decode(buf, len, &conn->cfg.proto, &resp);
 	if (v) {
-		__smbd_conn_fail(conn, v == SMBD_ERR_NEG_RESP_STATUS ?
+		__smbdx_conn_fail(conn, v == SMBDX_ERR_NEG_RESP_STATUS ?
 				 -ECONNREFUSED : -EPROTO, v);
 		return;
 	}
-	smbd_params_from_resp(&conn->cfg.proto, &resp, &conn->params);
-	smbd_credits_init(&conn->cr, &conn->params);
-	smbd_post_initial_recvs(conn);
+	smbdx_params_from_resp(&conn->cfg.proto, &resp, &conn->params);
+	smbdx_credits_init(&conn->cr, &conn->params);
+	smbdx_post_initial_recvs(conn);
 	if (conn->error)
 		return;
 	if (!conn->cr.recv_posted) {
-		__smbd_conn_fail(conn, -ENOMEM, SMBD_ERR_NEG_NO_RECV_CREDITS);
+		__smbdx_conn_fail(conn, -ENOMEM, SMBDX_ERR_NEG_NO_RECV_CREDITS);
 		return;
 	}
-	smbd_stat_add(conn, SMBD_STAT_RX_CREDITS_GRANTED, resp.credits_granted);
-	trace_smbd_credits(conn->num, false, resp.credits_granted,
+	smbdx_stat_add(conn, SMBDX_STAT_RX_CREDITS_GRANTED, resp.credits_granted);
+	trace_smbdx_credits(conn->num, false, resp.credits_granted,
 			   conn->cr.send_credits, conn->cr.recv_posted,
 			   conn->cr.recv_granted);
-	smbd_conn_established(conn);
+	smbdx_conn_established(conn);
 }
 
 /* Any later message is a Data Transfer message (3.1.5.8). */
-static void smbd_recv_data(struct smbd_conn *conn, struct smbd_recv_io *rio,
+static void smbdx_recv_data(struct smbdx_conn *conn, struct smbdx_recv_io *rio,
 			   struct ib_wc *wc)
 {
-	struct smbd_reasm_place place;
-	struct smbd_data_info di;
-	struct smbd_msg *msg;
-	enum smbd_verdict v;
-	bool ka_out = conn->cr.keepalive != SMBD_KEEPALIVE_NONE;
+	struct smbdx_reasm_place place;
+	struct smbdx_data_info di;
+	struct smbdx_msg *msg;
+	enum smbdx_verdict v;
+	bool ka_out = conn->cr.keepalive != SMBDX_KEEPALIVE_NONE;
 
-	v = smbd_data_decode(rio->buf, wc->byte_len,
+	v = smbdx_data_decode(rio->buf, wc->byte_len,
 			     conn->params.max_fragmented_recv_size, &di);
 	if (!v)
-		v = smbd_credits_on_recv(&conn->cr, &di);
+		v = smbdx_credits_on_recv(&conn->cr, &di);
 	if (!v)
-		v = smbd_reasm_add(&conn->ra, &di, &place);
+		v = smbdx_reasm_add(&conn->ra, &di, &place);
 	if (v) {
-		__smbd_conn_fail(conn, -EPROTO, v);
+		__smbdx_conn_fail(conn, -EPROTO, v);
 		return;
 	}
 
@@ -391,37 +391,37 @@ static void smbd_recv_data(struct smbd_conn *conn, struct smbd_recv_io *rio,
 	 */
 	conn->last_rx = jiffies;
 	if (ka_out)
-		smbd_idle_timer_arm(conn, conn->keepalive_j);
+		smbdx_idle_timer_arm(conn, conn->keepalive_j);
 	if (di.credits_granted) {
-		smbd_stat_add(conn, SMBD_STAT_RX_CREDITS_GRANTED,
+		smbdx_stat_add(conn, SMBDX_STAT_RX_CREDITS_GRANTED,
 			      di.credits_granted);
-		trace_smbd_credits(conn->num, false, di.credits_granted,
+		trace_smbdx_credits(conn->num, false, di.credits_granted,
 				   conn->cr.send_credits, conn->cr.recv_posted,
 				   conn->cr.recv_granted);
 	}
-	if (di.flags & SMBD_FLAG_RESPONSE_REQUESTED)
-		smbd_stat_inc(conn, SMBD_STAT_RX_KEEPALIVE_REQ);
+	if (di.flags & SMBDX_FLAG_RESPONSE_REQUESTED)
+		smbdx_stat_inc(conn, SMBDX_STAT_RX_KEEPALIVE_REQ);
 	if (wc->wc_flags & IB_WC_WITH_INVALIDATE) {
 		conn->inv_pending = true;
 		conn->inv_token = wc->ex.invalidate_rkey;
-		smbd_stat_inc(conn, SMBD_STAT_RX_INVALIDATED);
-		smbd_mr_remote_invalidated(conn, wc->ex.invalidate_rkey);
+		smbdx_stat_inc(conn, SMBDX_STAT_RX_INVALIDATED);
+		smbdx_mr_remote_invalidated(conn, wc->ex.invalidate_rkey);
 	}
-	if (place.state == SMBD_REASM_EMPTY) {
-		smbd_stat_inc(conn, SMBD_STAT_RX_EMPTY);
+	if (place.state == SMBDX_REASM_EMPTY) {
+		smbdx_stat_inc(conn, SMBDX_STAT_RX_EMPTY);
 		return;
 	}
 
-	smbd_stat_inc(conn, SMBD_STAT_RX_FRAGS);
-	smbd_stat_add(conn, SMBD_STAT_RX_BYTES, di.data_length);
+	smbdx_stat_inc(conn, SMBDX_STAT_RX_FRAGS);
+	smbdx_stat_add(conn, SMBDX_STAT_RX_BYTES, di.data_length);
 	if (place.first) {
 		if (WARN_ON_ONCE(conn->reasm_msg)) {
-			__smbd_conn_fail(conn, -EIO, SMBD_ERR_REASM_MISMATCH);
+			__smbdx_conn_fail(conn, -EIO, SMBDX_ERR_REASM_MISMATCH);
 			return;
 		}
-		msg = smbd_msg_alloc(place.total, GFP_ATOMIC);
+		msg = smbdx_msg_alloc(place.total, GFP_ATOMIC);
 		if (!msg) {
-			__smbd_conn_fail(conn, -ENOMEM, SMBD_CAUSE_NOMEM);
+			__smbdx_conn_fail(conn, -ENOMEM, SMBDX_CAUSE_NOMEM);
 			return;
 		}
 		conn->reasm_msg = msg;
@@ -429,12 +429,12 @@ static void smbd_recv_data(struct smbd_conn *conn, struct smbd_recv_io *rio,
 	}
 	msg = conn->reasm_msg;
 	if (WARN_ON_ONCE(!msg || (u64)place.offset + place.length > msg->len)) {
-		__smbd_conn_fail(conn, -EIO, SMBD_ERR_REASM_MISMATCH);
+		__smbdx_conn_fail(conn, -EIO, SMBDX_ERR_REASM_MISMATCH);
 		return;
 	}
-	smbd_msg_fill(msg, place.offset, (u8 *)rio->buf + di.data_offset,
+	smbdx_msg_fill(msg, place.offset, (u8 *)rio->buf + di.data_offset,
 		      place.length);
-	if (place.state != SMBD_REASM_COMPLETE)
+	if (place.state != SMBDX_REASM_COMPLETE)
 		return;
 
 	conn->reasm_msg = NULL;
@@ -445,30 +445,30 @@ static void smbd_recv_data(struct smbd_conn *conn, struct smbd_recv_io *rio,
 	}
 	list_add_tail(&msg->list, &conn->ready);
 	conn->ready_msgs++;
-	smbd_stat_inc(conn, SMBD_STAT_RX_MSGS);
+	smbdx_stat_inc(conn, SMBDX_STAT_RX_MSGS);
 	wake_up_all(&conn->wq);
 	if (conn->handed_over && conn->ops && conn->ops->recv)
-		smbd_conn_queue_work(conn, &conn->upcall_work);
+		smbdx_conn_queue_work(conn, &conn->upcall_work);
 }
 
-static void smbd_recv_done(struct ib_cq *cq, struct ib_wc *wc)
+static void smbdx_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
-	struct smbd_recv_io *rio = container_of(wc->wr_cqe, struct smbd_recv_io,
+	struct smbdx_recv_io *rio = container_of(wc->wr_cqe, struct smbdx_recv_io,
 						cqe);
-	struct smbd_conn *conn = rio->conn;
+	struct smbdx_conn *conn = rio->conn;
 
-	trace_smbd_recv_done(conn->num, rio->cid, wc->status, wc->byte_len);
+	trace_smbdx_recv_done(conn->num, rio->cid, wc->status, wc->byte_len);
 	if (wc->status == IB_WC_SUCCESS)
-		smbd_conn_comm_est(conn);
+		smbdx_conn_comm_est(conn);
 	spin_lock_bh(&conn->lock);
 	conn->recvs_posted--;
 	if (wc->status != IB_WC_SUCCESS) {
 		list_add(&rio->list, &conn->rio_free);
 		/* Flushed first: the peer's disconnect moved the QP to error. */
 		if (wc->status == IB_WC_WR_FLUSH_ERR)
-			__smbd_conn_fail(conn, -ECONNRESET, SMBD_CAUSE_PEER_DISCONNECT);
+			__smbdx_conn_fail(conn, -ECONNRESET, SMBDX_CAUSE_PEER_DISCONNECT);
 		else
-			__smbd_conn_fail(conn, -EIO, SMBD_CAUSE_RECV_ERROR);
+			__smbdx_conn_fail(conn, -EIO, SMBDX_CAUSE_RECV_ERROR);
 		spin_unlock_bh(&conn->lock);
 		return;
 	}
@@ -476,50 +476,50 @@ static void smbd_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	ib_dma_sync_single_for_cpu(conn->ibdev, rio->dma, conn->rio_size,
 				   DMA_FROM_DEVICE);
 	switch (conn->state) {
-	case SMBD_CS_NEGOTIATING:
-		if (conn->role == SMBD_ROLE_PASSIVE)
-			smbd_recv_negotiate_req(conn, rio->buf, wc->byte_len);
+	case SMBDX_CS_NEGOTIATING:
+		if (conn->role == SMBDX_ROLE_PASSIVE)
+			smbdx_recv_negotiate_req(conn, rio->buf, wc->byte_len);
 		else
-			smbd_recv_negotiate_resp(conn, rio->buf, wc->byte_len);
+			smbdx_recv_negotiate_resp(conn, rio->buf, wc->byte_len);
 		break;
-	case SMBD_CS_ESTABLISHED:
-		smbd_recv_data(conn, rio, wc);
+	case SMBDX_CS_ESTABLISHED:
+		smbdx_recv_data(conn, rio, wc);
 		break;
 	default:
 		break;
 	}
 	list_add(&rio->list, &conn->rio_free);
-	smbd_post_recvs(conn);
-	__smbd_send_pump(conn, NULL);
+	smbdx_post_recvs(conn);
+	__smbdx_send_pump(conn, NULL);
 	spin_unlock_bh(&conn->lock);
 }
 
 /**
- * smbd_msg_len() - length of a received message
+ * smbdx_msg_len() - length of a received message
  * @msg: message
  *
  * Return: its length in bytes (never 0).
  */
-u32 smbd_msg_len(const struct smbd_msg *msg)
+u32 smbdx_msg_len(const struct smbdx_msg *msg)
 {
 	return msg->len;
 }
-EXPORT_SYMBOL_GPL(smbd_msg_len);
+EXPORT_SYMBOL_NS_GPL(smbdx_msg_len, SMBDX_NS);
 
 /**
- * smbd_msg_iter() - an iterator over a received message
+ * smbdx_msg_iter() - an iterator over a received message
  * @msg: message
  * @iter: set to an ITER_SOURCE bvec iterator over the whole message,
- *	valid until smbd_msg_free()
+ *	valid until smbdx_msg_free()
  */
-void smbd_msg_iter(struct smbd_msg *msg, struct iov_iter *iter)
+void smbdx_msg_iter(struct smbdx_msg *msg, struct iov_iter *iter)
 {
 	iov_iter_bvec(iter, ITER_SOURCE, msg->bv, msg->nvec, msg->len);
 }
-EXPORT_SYMBOL_GPL(smbd_msg_iter);
+EXPORT_SYMBOL_NS_GPL(smbdx_msg_iter, SMBDX_NS);
 
 /**
- * smbd_msg_copy() - copy part of a received message
+ * smbdx_msg_copy() - copy part of a received message
  * @msg: message
  * @offset: first byte to copy
  * @to: destination; as many bytes as it holds are copied
@@ -528,7 +528,7 @@ EXPORT_SYMBOL_GPL(smbd_msg_iter);
  *
  * Return: bytes copied.
  */
-size_t smbd_msg_copy(struct smbd_msg *msg, u32 offset, struct iov_iter *to)
+size_t smbdx_msg_copy(struct smbdx_msg *msg, u32 offset, struct iov_iter *to)
 {
 	size_t done = 0, n, got;
 	u32 i, po;
@@ -545,50 +545,50 @@ size_t smbd_msg_copy(struct smbd_msg *msg, u32 offset, struct iov_iter *to)
 	}
 	return done;
 }
-EXPORT_SYMBOL_GPL(smbd_msg_copy);
+EXPORT_SYMBOL_NS_GPL(smbdx_msg_copy, SMBDX_NS);
 
 /**
- * smbd_msg_invalidated() - the token the peer invalidated with the message
+ * smbdx_msg_invalidated() - the token the peer invalidated with the message
  * @msg: message
  * @token: set to the invalidated token (3.1.5.8 InvalidatedToken)
  *
  * Return: true if a Send with Invalidate delivered (part of) the message.
  */
-bool smbd_msg_invalidated(const struct smbd_msg *msg, u32 *token)
+bool smbdx_msg_invalidated(const struct smbdx_msg *msg, u32 *token)
 {
 	if (msg->inv)
 		*token = msg->inv_token;
 	return msg->inv;
 }
-EXPORT_SYMBOL_GPL(smbd_msg_invalidated);
+EXPORT_SYMBOL_NS_GPL(smbdx_msg_invalidated, SMBDX_NS);
 
 /**
- * smbd_msg_free() - done with a received message
- * @msg: message from smbd_recv_msg() or the recv callback
+ * smbdx_msg_free() - done with a received message
+ * @msg: message from smbdx_recv_msg() or the recv callback
  *
  * Frees the message; the connection may then repost receives and grant
  * the peer more credits.
  *
  * Context: any.
  */
-void smbd_msg_free(struct smbd_msg *msg)
+void smbdx_msg_free(struct smbdx_msg *msg)
 {
-	struct smbd_conn *conn = msg->conn;
+	struct smbdx_conn *conn = msg->conn;
 	u32 len = msg->len;
 
-	smbd_msg_release(msg);
+	smbdx_msg_release(msg);
 	if (!conn)
 		return;
 	spin_lock_bh(&conn->lock);
 	conn->held_bytes -= len;
-	smbd_post_recvs(conn);
-	__smbd_send_pump(conn, NULL);
+	smbdx_post_recvs(conn);
+	__smbdx_send_pump(conn, NULL);
 	spin_unlock_bh(&conn->lock);
-	smbd_conn_put(conn);
+	smbdx_conn_put(conn);
 }
-EXPORT_SYMBOL_GPL(smbd_msg_free);
+EXPORT_SYMBOL_NS_GPL(smbdx_msg_free, SMBDX_NS);
 
-static bool smbd_recv_ready(struct smbd_conn *conn)
+static bool smbdx_recv_ready(struct smbdx_conn *conn)
 {
 	bool ready;
 
@@ -599,14 +599,14 @@ static bool smbd_recv_ready(struct smbd_conn *conn)
 }
 
 /* Take the first ready message no longer than @max bytes, if any. */
-static int smbd_take_msg(struct smbd_conn *conn, size_t max,
-			 struct smbd_msg **msgp)
+static int smbdx_take_msg(struct smbdx_conn *conn, size_t max,
+			 struct smbdx_msg **msgp)
 {
-	struct smbd_msg *msg;
+	struct smbdx_msg *msg;
 	int rc;
 
 	spin_lock_bh(&conn->lock);
-	msg = list_first_entry_or_null(&conn->ready, struct smbd_msg, list);
+	msg = list_first_entry_or_null(&conn->ready, struct smbdx_msg, list);
 	if (!msg) {
 		rc = conn->error ? conn->error : -ETIMEDOUT;
 	} else if (msg->len > max) {
@@ -614,7 +614,7 @@ static int smbd_take_msg(struct smbd_conn *conn, size_t max,
 	} else {
 		list_del_init(&msg->list);
 		conn->ready_msgs--;
-		smbd_conn_get(conn);
+		smbdx_conn_get(conn);
 		msg->conn = conn;
 		*msgp = msg;
 		rc = 0;
@@ -624,11 +624,11 @@ static int smbd_take_msg(struct smbd_conn *conn, size_t max,
 }
 
 /**
- * smbd_recv_msg() - receive one whole message (pull form)
+ * smbdx_recv_msg() - receive one whole message (pull form)
  * @conn: connection without a recv callback
  * @timeout: longest wait in jiffies (MAX_SCHEDULE_TIMEOUT: no limit; 0:
  *	do not wait)
- * @msgp: set to the message, which the caller frees with smbd_msg_free()
+ * @msgp: set to the message, which the caller frees with smbdx_msg_free()
  *
  * Messages received before the connection was lost are still returned;
  * then the connection's error.
@@ -639,7 +639,7 @@ static int smbd_take_msg(struct smbd_conn *conn, size_t max,
  * once it failed and no message is left; -EINVAL if the connection
  * delivers through a recv callback.
  */
-int smbd_recv_msg(struct smbd_conn *conn, long timeout, struct smbd_msg **msgp)
+int smbdx_recv_msg(struct smbdx_conn *conn, long timeout, struct smbdx_msg **msgp)
 {
 	long rc;
 
@@ -647,29 +647,29 @@ int smbd_recv_msg(struct smbd_conn *conn, long timeout, struct smbd_msg **msgp)
 	*msgp = NULL;
 	if (conn->ops && conn->ops->recv)
 		return -EINVAL;
-	rc = wait_event_interruptible_timeout(conn->wq, smbd_recv_ready(conn),
+	rc = wait_event_interruptible_timeout(conn->wq, smbdx_recv_ready(conn),
 					      timeout);
 	if (rc < 0)
 		return rc;
-	return smbd_take_msg(conn, SIZE_MAX, msgp);
+	return smbdx_take_msg(conn, SIZE_MAX, msgp);
 }
-EXPORT_SYMBOL_GPL(smbd_recv_msg);
+EXPORT_SYMBOL_NS_GPL(smbdx_recv_msg, SMBDX_NS);
 
 /**
- * smbd_recv() - receive one whole message into an iterator
+ * smbdx_recv() - receive one whole message into an iterator
  * @conn: connection without a recv callback
  * @to: destination (ITER_DEST); must hold the whole message
- * @timeout: as for smbd_recv_msg()
+ * @timeout: as for smbdx_recv_msg()
  *
  * Context: process, may sleep.
  *
  * Return: the message length; -EMSGSIZE if the next message does not fit
- * in @to (it stays queued; smbd_recv_msg() takes it); -EFAULT; or an
- * error of smbd_recv_msg().
+ * in @to (it stays queued; smbdx_recv_msg() takes it); -EFAULT; or an
+ * error of smbdx_recv_msg().
  */
-ssize_t smbd_recv(struct smbd_conn *conn, struct iov_iter *to, long timeout)
+ssize_t smbdx_recv(struct smbdx_conn *conn, struct iov_iter *to, long timeout)
 {
-	struct smbd_msg *msg;
+	struct smbdx_msg *msg;
 	size_t copied;
 	u32 len;
 	long rc;
@@ -677,16 +677,16 @@ ssize_t smbd_recv(struct smbd_conn *conn, struct iov_iter *to, long timeout)
 	might_sleep();
 	if (conn->ops && conn->ops->recv)
 		return -EINVAL;
-	rc = wait_event_interruptible_timeout(conn->wq, smbd_recv_ready(conn),
+	rc = wait_event_interruptible_timeout(conn->wq, smbdx_recv_ready(conn),
 					      timeout);
 	if (rc < 0)
 		return rc;
-	rc = smbd_take_msg(conn, iov_iter_count(to), &msg);
+	rc = smbdx_take_msg(conn, iov_iter_count(to), &msg);
 	if (rc)
 		return rc;
 	len = msg->len;
-	copied = smbd_msg_copy(msg, 0, to);
-	smbd_msg_free(msg);
+	copied = smbdx_msg_copy(msg, 0, to);
+	smbdx_msg_free(msg);
 	return copied == len ? len : -EFAULT;
 }
-EXPORT_SYMBOL_GPL(smbd_recv);
+EXPORT_SYMBOL_NS_GPL(smbdx_recv, SMBDX_NS);

@@ -3,7 +3,7 @@
  * RDMA Write to and RDMA Read from a peer buffer (MS-SMBD 3.1.4.5,
  * 3.1.4.6) with the kernel's rdma_rw API.
  *
- * Normal operation: smbd_desc_select() (desc.c, pure) turns the peer's
+ * Normal operation: smbdx_desc_select() (desc.c, pure) turns the peer's
  * Buffer Descriptor V1 array and an offset into the remote pieces the
  * local buffer maps onto. Each piece is cut into chunks of at most
  * conn->rw_chunk bytes; a chunk is one rdma_rw context over the matching
@@ -15,7 +15,7 @@
  * max_send_sge entries, which on devices with few send SGEs (siw has 6)
  * means dozens of small work requests per chunk of scattered pages. Where
  * the QP has rdma_rw's MR pool (iWARP, which needs it for Read targets) and
- * a Write chunk would take more than SMBD_RW_LMR_MIN_WRS work requests, the
+ * a Write chunk would take more than SMBDX_RW_LMR_MIN_WRS work requests, the
  * chunk is registered with one of those MRs instead, for local access only,
  * and sent as REG_MR, one RDMA Write with a single SGE, LOCAL_INV. When no
  * MR is free or the pages have gaps an MR cannot map, the chunk goes
@@ -24,7 +24,7 @@
  *
  * Flow control: the QP's send queue was sized for conn->rw_ctxs contexts
  * of at most one chunk each (rdma_rw_init_qp() adds its share, and
- * smbd_rw_plan() adds room for the work requests of a chunk); a context
+ * smbdx_rw_plan() adds room for the work requests of a chunk); a context
  * is started only when one of the conn->rw_ctxs slots and enough of the
  * send-queue budget are free, and RDMA Read contexts in flight never
  * exceed the connection's ORD. Operations larger than the negotiated
@@ -55,25 +55,25 @@
 #include "trace.h"
 
 /* Largest chunk: 256 pages, and within one rdma_rw MR on iWARP reads. */
-#define SMBD_RW_CHUNK_PAGES	256
+#define SMBDX_RW_CHUNK_PAGES	256
 
 /* A Write chunk needing more work requests than this uses a local MR. */
-#define SMBD_RW_LMR_MIN_WRS	2
+#define SMBDX_RW_LMR_MIN_WRS	2
 
 /**
- * struct smbd_rw_op - one smbd_rdma_read()/smbd_rdma_write() call
+ * struct smbdx_rw_op - one smbdx_rdma_read()/smbdx_rdma_write() call
  * @pending: chunks posted and not completed, plus one for the caller
  * @status: first failed work completion status
  * @done: @pending reached zero
  */
-struct smbd_rw_op {
+struct smbdx_rw_op {
 	atomic_t pending;
 	int status;
 	struct completion done;
 };
 
 /**
- * struct smbd_rw_chunk - one rdma_rw context
+ * struct smbdx_rw_chunk - one rdma_rw context
  * @list: entry in the call's list, or in conn->rw_orphans
  * @conn: connection
  * @op: the call, NULL for an orphan
@@ -96,10 +96,10 @@ struct smbd_rw_op {
  * @sge: its single SGE
  * @inv_last: the final LOCAL_INV, signaled
  */
-struct smbd_rw_chunk {
+struct smbdx_rw_chunk {
 	struct list_head list;
-	struct smbd_conn *conn;
-	struct smbd_rw_op *op;
+	struct smbdx_conn *conn;
+	struct smbdx_rw_op *op;
 	struct ib_cqe cqe;
 	struct rdma_rw_ctx ctx;
 	bool ctx_ok;
@@ -121,7 +121,7 @@ struct smbd_rw_chunk {
 };
 
 /**
- * smbd_rw_plan() - size the RDMA read/write resources before the QP exists
+ * smbdx_rw_plan() - size the RDMA read/write resources before the QP exists
  * @conn: connection whose limits are known
  * @room: send queue entries the device still allows
  *
@@ -129,13 +129,13 @@ struct smbd_rw_chunk {
  * what rdma_rw_init_qp() adds by itself); conn->rw_ctxs is set to the
  * contexts that fit, at least one.
  */
-u32 smbd_rw_plan(struct smbd_conn *conn, u32 room)
+u32 smbdx_rw_plan(struct smbdx_conn *conn, u32 room)
 {
 	u32 sge = min(conn->limits.max_send_sge, conn->limits.max_sge_rd);
-	u32 per_ctx, ctxs = max(smbd_rw_ctxs, 1U);
+	u32 per_ctx, ctxs = max(smbdx_rw_ctxs, 1U);
 
 	sge = max(sge, 1U);
-	conn->rw_chunk = min_t(u32, SMBD_RW_CHUNK_PAGES,
+	conn->rw_chunk = min_t(u32, SMBDX_RW_CHUNK_PAGES,
 			       max(conn->limits.frwr_depth, 2U) - 1) * PAGE_SIZE;
 	/* A chunk not starting on a page boundary touches one more page. */
 	per_ctx = max(DIV_ROUND_UP(conn->rw_chunk / PAGE_SIZE + 1, sge), 3U);
@@ -148,23 +148,23 @@ u32 smbd_rw_plan(struct smbd_conn *conn, u32 room)
 	return conn->rw_wr_budget;
 }
 
-static void smbd_rw_done(struct ib_cq *cq, struct ib_wc *wc)
+static void smbdx_rw_done(struct ib_cq *cq, struct ib_wc *wc)
 {
-	struct smbd_rw_chunk *ch = container_of(wc->wr_cqe,
-						struct smbd_rw_chunk, cqe);
-	struct smbd_conn *conn = ch->conn;
-	struct smbd_rw_op *op = ch->op;
+	struct smbdx_rw_chunk *ch = container_of(wc->wr_cqe,
+						struct smbdx_rw_chunk, cqe);
+	struct smbdx_conn *conn = ch->conn;
+	struct smbdx_rw_op *op = ch->op;
 	bool last;
 
-	trace_smbd_rw(conn->num, ch->cid, ch->read, ch->len, ch->wrs,
+	trace_smbdx_rw(conn->num, ch->cid, ch->read, ch->len, ch->wrs,
 		      -(int)wc->status);
 	spin_lock_bh(&conn->lock);
 	if (wc->status != IB_WC_SUCCESS) {
 		if (wc->status == IB_WC_WR_FLUSH_ERR)
-			__smbd_conn_fail(conn, -ECONNRESET,
-					 SMBD_CAUSE_PEER_DISCONNECT);
+			__smbdx_conn_fail(conn, -ECONNRESET,
+					 SMBDX_CAUSE_PEER_DISCONNECT);
 		else
-			__smbd_conn_fail(conn, -EIO, SMBD_CAUSE_RW_ERROR);
+			__smbdx_conn_fail(conn, -EIO, SMBDX_CAUSE_RW_ERROR);
 		if (op && !op->status)
 			op->status = wc->status;
 	} else if (ch->lmr) {
@@ -180,8 +180,8 @@ static void smbd_rw_done(struct ib_cq *cq, struct ib_wc *wc)
 		complete(&op->done);
 }
 
-static void smbd_rw_chunk_free(struct smbd_conn *conn,
-			       struct smbd_rw_chunk *ch)
+static void smbdx_rw_chunk_free(struct smbdx_conn *conn,
+			       struct smbdx_rw_chunk *ch)
 {
 	struct ib_qp *qp = conn->id->qp;
 
@@ -194,7 +194,7 @@ static void smbd_rw_chunk_free(struct smbd_conn *conn,
 	if (ch->dma_nents)
 		ib_dma_unmap_sg(qp->device, ch->sgt.sgl, ch->sgt.nents,
 				DMA_TO_DEVICE);
-	smbd_sgt_free(&ch->sgt);
+	smbdx_sgt_free(&ch->sgt);
 	kfree(ch);
 }
 
@@ -202,12 +202,12 @@ static void smbd_rw_chunk_free(struct smbd_conn *conn,
  * Free a chunk and give back its slot and send-queue budget, in that order:
  * the next holder of the slot may need the MR the chunk returns to the pool.
  */
-static void smbd_rw_chunk_put(struct smbd_conn *conn, struct smbd_rw_chunk *ch)
+static void smbdx_rw_chunk_put(struct smbdx_conn *conn, struct smbdx_rw_chunk *ch)
 {
 	bool slot = ch->slot, read = ch->read;
 	u32 wrs = ch->wrs;
 
-	smbd_rw_chunk_free(conn, ch);
+	smbdx_rw_chunk_free(conn, ch);
 	if (slot) {
 		spin_lock_bh(&conn->lock);
 		conn->rw_ctx_avail++;
@@ -222,9 +222,9 @@ static void smbd_rw_chunk_put(struct smbd_conn *conn, struct smbd_rw_chunk *ch)
  * Free the call's chunks that completed, so that a call larger than the
  * slots or the budget can go on with its own resources. Returns how many.
  */
-static int smbd_rw_reap(struct smbd_conn *conn, struct list_head *list)
+static int smbdx_rw_reap(struct smbdx_conn *conn, struct list_head *list)
 {
-	struct smbd_rw_chunk *ch, *tmp;
+	struct smbdx_rw_chunk *ch, *tmp;
 	int n = 0;
 
 	list_for_each_entry_safe(ch, tmp, list, list) {
@@ -237,7 +237,7 @@ static int smbd_rw_reap(struct smbd_conn *conn, struct list_head *list)
 		if (!done)
 			continue;
 		list_del(&ch->list);
-		smbd_rw_chunk_put(conn, ch);
+		smbdx_rw_chunk_put(conn, ch);
 		n++;
 	}
 	if (n)
@@ -245,9 +245,9 @@ static int smbd_rw_reap(struct smbd_conn *conn, struct list_head *list)
 	return n;
 }
 
-static bool smbd_rw_any_done(struct list_head *list)
+static bool smbdx_rw_any_done(struct list_head *list)
 {
-	struct smbd_rw_chunk *ch;
+	struct smbdx_rw_chunk *ch;
 
 	list_for_each_entry(ch, list, list)
 		if (READ_ONCE(ch->done))
@@ -256,14 +256,14 @@ static bool smbd_rw_any_done(struct list_head *list)
 }
 
 /**
- * smbd_rw_release_orphans() - destroy contexts posted only in part
+ * smbdx_rw_release_orphans() - destroy contexts posted only in part
  * @conn: connection whose QP is drained
  *
  * Context: process, teardown, before the QP is destroyed.
  */
-void smbd_rw_release_orphans(struct smbd_conn *conn)
+void smbdx_rw_release_orphans(struct smbdx_conn *conn)
 {
-	struct smbd_rw_chunk *ch, *tmp;
+	struct smbdx_rw_chunk *ch, *tmp;
 	LIST_HEAD(list);
 
 	spin_lock_bh(&conn->lock);
@@ -271,12 +271,12 @@ void smbd_rw_release_orphans(struct smbd_conn *conn)
 	spin_unlock_bh(&conn->lock);
 	list_for_each_entry_safe(ch, tmp, &list, list) {
 		list_del(&ch->list);
-		smbd_rw_chunk_free(conn, ch);
+		smbdx_rw_chunk_free(conn, ch);
 	}
 }
 
 /* RDMA Read contexts allowed in flight: the ORD, within the slots. */
-static u32 smbd_rw_rd_max(struct smbd_conn *conn)
+static u32 smbdx_rw_rd_max(struct smbdx_conn *conn)
 {
 	return clamp_t(u32, READ_ONCE(conn->ord), 1, conn->rw_ctxs);
 }
@@ -285,17 +285,17 @@ static u32 smbd_rw_rd_max(struct smbd_conn *conn)
  * Take a context slot (and a read slot); when none is free, free the
  * call's own completed chunks, or wait. 0 or the connection's error.
  */
-static int smbd_rw_get_slot(struct smbd_conn *conn, bool read,
+static int smbdx_rw_get_slot(struct smbdx_conn *conn, bool read,
 			    struct list_head *list)
 {
 	int rc;
 
 	for (;;) {
 		spin_lock_bh(&conn->lock);
-		if (conn->mr_dead || conn->state != SMBD_CS_ESTABLISHED) {
+		if (conn->mr_dead || conn->state != SMBDX_CS_ESTABLISHED) {
 			rc = conn->error ? conn->error : -ENOTCONN;
 		} else if (conn->rw_ctx_avail &&
-			   (!read || conn->rw_rd_used < smbd_rw_rd_max(conn))) {
+			   (!read || conn->rw_rd_used < smbdx_rw_rd_max(conn))) {
 			conn->rw_ctx_avail--;
 			if (read)
 				conn->rw_rd_used++;
@@ -306,20 +306,20 @@ static int smbd_rw_get_slot(struct smbd_conn *conn, bool read,
 		spin_unlock_bh(&conn->lock);
 		if (rc != -EAGAIN)
 			return rc;
-		if (smbd_rw_reap(conn, list))
+		if (smbdx_rw_reap(conn, list))
 			continue;
 		wait_event(conn->wq,
 			   (READ_ONCE(conn->rw_ctx_avail) &&
 			    (!read || READ_ONCE(conn->rw_rd_used) <
-			     smbd_rw_rd_max(conn))) ||
-			   smbd_rw_any_done(list) ||
+			     smbdx_rw_rd_max(conn))) ||
+			   smbdx_rw_any_done(list) ||
 			   READ_ONCE(conn->mr_dead) ||
-			   READ_ONCE(conn->state) != SMBD_CS_ESTABLISHED);
+			   READ_ONCE(conn->state) != SMBDX_CS_ESTABLISHED);
 	}
 }
 
-/* Take @wrs of the send-queue budget, waiting like smbd_rw_get_slot(). */
-static int smbd_rw_get_wrs(struct smbd_conn *conn, u32 wrs,
+/* Take @wrs of the send-queue budget, waiting like smbdx_rw_get_slot(). */
+static int smbdx_rw_get_wrs(struct smbdx_conn *conn, u32 wrs,
 			   struct list_head *list)
 {
 	int rc;
@@ -328,7 +328,7 @@ static int smbd_rw_get_wrs(struct smbd_conn *conn, u32 wrs,
 		return -E2BIG;
 	for (;;) {
 		spin_lock_bh(&conn->lock);
-		if (conn->mr_dead || conn->state != SMBD_CS_ESTABLISHED) {
+		if (conn->mr_dead || conn->state != SMBDX_CS_ESTABLISHED) {
 			rc = conn->error ? conn->error : -ENOTCONN;
 		} else if (conn->rw_wr_avail >= wrs) {
 			conn->rw_wr_avail -= wrs;
@@ -339,12 +339,12 @@ static int smbd_rw_get_wrs(struct smbd_conn *conn, u32 wrs,
 		spin_unlock_bh(&conn->lock);
 		if (rc != -EAGAIN)
 			return rc;
-		if (smbd_rw_reap(conn, list))
+		if (smbdx_rw_reap(conn, list))
 			continue;
 		wait_event(conn->wq, READ_ONCE(conn->rw_wr_avail) >= wrs ||
-			   smbd_rw_any_done(list) ||
+			   smbdx_rw_any_done(list) ||
 			   READ_ONCE(conn->mr_dead) ||
-			   READ_ONCE(conn->state) != SMBD_CS_ESTABLISHED);
+			   READ_ONCE(conn->state) != SMBDX_CS_ESTABLISHED);
 	}
 }
 
@@ -354,15 +354,15 @@ static int smbd_rw_get_wrs(struct smbd_conn *conn, u32 wrs,
  * [LOCAL_INV,] REG_MR, RDMA Write, LOCAL_INV. Returns its work requests, 0
  * when the chunk should go through rdma_rw instead, or a negative error.
  */
-static int smbd_rw_lmr_init(struct smbd_conn *conn, struct smbd_rw_chunk *ch,
-			    const struct smbd_rw_seg *seg)
+static int smbdx_rw_lmr_init(struct smbdx_conn *conn, struct smbdx_rw_chunk *ch,
+			    const struct smbdx_rw_seg *seg)
 {
 	struct ib_qp *qp = conn->id->qp;
 	u32 sge = max_t(u32, qp->max_write_sge, 1);
 	struct ib_mr *mr;
 	int n, wrs = 3;
 
-	if (ch->sgt.nents <= SMBD_RW_LMR_MIN_WRS * sge)
+	if (ch->sgt.nents <= SMBDX_RW_LMR_MIN_WRS * sge)
 		return 0;
 	mr = ib_mr_pool_get(qp, &qp->rdma_mrs);
 	if (!mr)
@@ -415,14 +415,14 @@ static int smbd_rw_lmr_init(struct smbd_conn *conn, struct smbd_rw_chunk *ch,
 }
 
 /* Build, account and post one chunk; on error it is still on @list. */
-static int smbd_rw_chunk_start(struct smbd_conn *conn, struct smbd_rw_op *op,
+static int smbdx_rw_chunk_start(struct smbdx_conn *conn, struct smbdx_rw_op *op,
 			       struct list_head *list, struct iov_iter *iter,
-			       const struct smbd_rw_seg *seg, bool read)
+			       const struct smbdx_rw_seg *seg, bool read)
 {
 	enum dma_data_direction dir = read ? DMA_FROM_DEVICE : DMA_TO_DEVICE;
 	const struct ib_send_wr *bad = NULL;
 	struct ib_send_wr *first;
-	struct smbd_rw_chunk *ch;
+	struct smbdx_rw_chunk *ch;
 	struct iov_iter copy;
 	int npages, n, rc;
 	ssize_t got;
@@ -434,10 +434,10 @@ static int smbd_rw_chunk_start(struct smbd_conn *conn, struct smbd_rw_op *op,
 	ch->op = op;
 	ch->read = read;
 	ch->len = seg->len;
-	ch->cqe.done = smbd_rw_done;
+	ch->cqe.done = smbdx_rw_done;
 	list_add_tail(&ch->list, list);
 
-	rc = smbd_rw_get_slot(conn, read, list);
+	rc = smbdx_rw_get_slot(conn, read, list);
 	if (rc)
 		return rc;
 	ch->slot = true;
@@ -445,16 +445,16 @@ static int smbd_rw_chunk_start(struct smbd_conn *conn, struct smbd_rw_op *op,
 	copy = *iter;
 	iov_iter_truncate(&copy, seg->len);
 	npages = iov_iter_npages(&copy, INT_MAX);
-	rc = smbd_sgt_alloc(&ch->sgt, npages);
+	rc = smbdx_sgt_alloc(&ch->sgt, npages);
 	if (rc)
 		return rc;
 	ch->sgt.nents = 0;
 	got = extract_iter_to_sg(iter, seg->len, &ch->sgt, npages, 0);
 	if (got != seg->len)
 		return got < 0 ? got : -EIO;
-	smbd_sg_end(&ch->sgt);
+	smbdx_sg_end(&ch->sgt);
 
-	n = read ? 0 : smbd_rw_lmr_init(conn, ch, seg);
+	n = read ? 0 : smbdx_rw_lmr_init(conn, ch, seg);
 	if (n < 0)
 		return n;
 	if (!n) {
@@ -466,7 +466,7 @@ static int smbd_rw_chunk_start(struct smbd_conn *conn, struct smbd_rw_op *op,
 			return n < 0 ? n : -EIO;
 		ch->ctx_ok = true;
 	}
-	rc = smbd_rw_get_wrs(conn, n, list);
+	rc = smbdx_rw_get_wrs(conn, n, list);
 	if (rc)
 		return rc;
 	ch->wrs = n;
@@ -477,7 +477,7 @@ static int smbd_rw_chunk_start(struct smbd_conn *conn, struct smbd_rw_op *op,
 					conn->id->port_num, &ch->cqe, NULL);
 
 	spin_lock_bh(&conn->lock);
-	if (conn->mr_dead || conn->state != SMBD_CS_ESTABLISHED ||
+	if (conn->mr_dead || conn->state != SMBDX_CS_ESTABLISHED ||
 	    !conn->qp_live) {
 		rc = conn->error ? conn->error : -ENOTCONN;
 		spin_unlock_bh(&conn->lock);
@@ -496,59 +496,59 @@ static int smbd_rw_chunk_start(struct smbd_conn *conn, struct smbd_rw_op *op,
 			ch->op = NULL;
 			list_move_tail(&ch->list, &conn->rw_orphans);
 		}
-		__smbd_conn_fail(conn, rc, SMBD_CAUSE_POST_ERROR);
+		__smbdx_conn_fail(conn, rc, SMBDX_CAUSE_POST_ERROR);
 	}
 	spin_unlock_bh(&conn->lock);
 	if (!rc) {
-		smbd_stat_add(conn, SMBD_STAT_RDMA_WRS, n);
+		smbdx_stat_add(conn, SMBDX_STAT_RDMA_WRS, n);
 		if (ch->lmr)
-			smbd_stat_inc(conn, SMBD_STAT_RDMA_LOCAL_MRS);
-		trace_smbd_rw(conn->num, ch->cid, read, ch->len, n, 1);
+			smbdx_stat_inc(conn, SMBDX_STAT_RDMA_LOCAL_MRS);
+		trace_smbdx_rw(conn->num, ch->cid, read, ch->len, n, 1);
 	}
 	return rc;
 }
 
 /* Destroy the call's chunks and give back their slots. */
-static void smbd_rw_finish(struct smbd_conn *conn, struct list_head *list)
+static void smbdx_rw_finish(struct smbdx_conn *conn, struct list_head *list)
 {
-	struct smbd_rw_chunk *ch, *tmp;
+	struct smbdx_rw_chunk *ch, *tmp;
 
 	list_for_each_entry_safe(ch, tmp, list, list) {
 		list_del(&ch->list);
-		smbd_rw_chunk_put(conn, ch);
+		smbdx_rw_chunk_put(conn, ch);
 	}
 	wake_up_all(&conn->wq);
 }
 
-static int smbd_rw(struct smbd_conn *conn, struct iov_iter *iter,
-		   const struct smbd_buffer_desc_v1 *descs, u32 ndescs,
+static int smbdx_rw(struct smbdx_conn *conn, struct iov_iter *iter,
+		   const struct smbdx_buffer_desc_v1 *descs, u32 ndescs,
 		   u64 offset, bool read)
 {
 	size_t len = iov_iter_count(iter);
-	struct smbd_rw_seg *segs = NULL;
-	struct smbd_rw_op op;
+	struct smbdx_rw_seg *segs = NULL;
+	struct smbdx_rw_op op;
 	u32 max_rw, nsegs = 0, i, done, piece;
-	u32 max_descs = READ_ONCE(smbd_rw_max_descs);
+	u32 max_descs = READ_ONCE(smbdx_rw_max_descs);
 	LIST_HEAD(chunks);
 	int rc;
 
 	might_sleep();
 	if (len > U32_MAX || user_backed_iter(iter) || (ndescs && !descs))
 		return -EINVAL;
-	rc = smbd_conn_enter(conn, false);
+	rc = smbdx_conn_enter(conn, false);
 	if (rc)
 		return rc;
 	spin_lock_bh(&conn->lock);
 	max_rw = conn->params.max_read_write_size;
 	spin_unlock_bh(&conn->lock);
 	if (len > max_rw) {
-		smbd_stat_inc(conn, SMBD_STAT_RW_TOO_BIG);
+		smbdx_stat_inc(conn, SMBDX_STAT_RW_TOO_BIG);
 		rc = -EMSGSIZE;
 		goto out_leave;
 	}
 	if (ndescs > max_descs || !ndescs) {
 		rc = ndescs ? -E2BIG : -EINVAL;
-		smbd_stat_inc(conn, SMBD_STAT_RW_BAD_DESC);
+		smbdx_stat_inc(conn, SMBDX_STAT_RW_BAD_DESC);
 		goto out_leave;
 	}
 	segs = kmalloc_array(ndescs, sizeof(*segs), GFP_KERNEL);
@@ -556,10 +556,10 @@ static int smbd_rw(struct smbd_conn *conn, struct iov_iter *iter,
 		rc = -ENOMEM;
 		goto out_leave;
 	}
-	rc = smbd_desc_select(descs, ndescs, max_descs, offset, len, segs,
+	rc = smbdx_desc_select(descs, ndescs, max_descs, offset, len, segs,
 			      &nsegs);
 	if (rc) {
-		smbd_stat_inc(conn, SMBD_STAT_RW_BAD_DESC);
+		smbdx_stat_inc(conn, SMBDX_STAT_RW_BAD_DESC);
 		goto out_free;
 	}
 
@@ -568,13 +568,13 @@ static int smbd_rw(struct smbd_conn *conn, struct iov_iter *iter,
 	init_completion(&op.done);
 	for (i = 0; i < nsegs && !rc; i++) {
 		for (done = 0; done < segs[i].len && !rc; done += piece) {
-			struct smbd_rw_seg s;
+			struct smbdx_rw_seg s;
 
 			piece = min(segs[i].len - done, conn->rw_chunk);
 			s.addr = segs[i].addr + done;
 			s.rkey = segs[i].rkey;
 			s.len = piece;
-			rc = smbd_rw_chunk_start(conn, &op, &chunks, iter, &s,
+			rc = smbdx_rw_chunk_start(conn, &op, &chunks, iter, &s,
 						 read);
 		}
 	}
@@ -583,25 +583,25 @@ static int smbd_rw(struct smbd_conn *conn, struct iov_iter *iter,
 	wait_for_completion(&op.done);
 	if (!rc && op.status)
 		rc = -EIO;
-	smbd_rw_finish(conn, &chunks);
+	smbdx_rw_finish(conn, &chunks);
 
 	if (!rc) {
-		smbd_stat_inc(conn, read ? SMBD_STAT_RDMA_READS :
-			      SMBD_STAT_RDMA_WRITES);
-		smbd_stat_add(conn, read ? SMBD_STAT_RDMA_READ_BYTES :
-			      SMBD_STAT_RDMA_WRITE_BYTES, len);
+		smbdx_stat_inc(conn, read ? SMBDX_STAT_RDMA_READS :
+			      SMBDX_STAT_RDMA_WRITES);
+		smbdx_stat_add(conn, read ? SMBDX_STAT_RDMA_READ_BYTES :
+			      SMBDX_STAT_RDMA_WRITE_BYTES, len);
 	}
 out_free:
 	kfree(segs);
 out_leave:
 	if (rc)
-		smbd_stat_inc(conn, SMBD_STAT_RW_FAILED);
-	smbd_conn_leave(conn);
+		smbdx_stat_inc(conn, SMBDX_STAT_RW_FAILED);
+	smbdx_conn_leave(conn);
 	return rc;
 }
 
 /**
- * smbd_rdma_write() - RDMA Write a local buffer into a peer buffer (3.1.4.5)
+ * smbdx_rdma_write() - RDMA Write a local buffer into a peer buffer (3.1.4.5)
  * @conn: established connection
  * @from: the data: a kernel iterator (bvec, kvec, folio queue or xarray);
  *	advanced by what was written
@@ -623,16 +623,16 @@ out_leave:
  * refused the access, for instance: the connection is then terminated);
  * -ENOMEM; or the connection's error.
  */
-int smbd_rdma_write(struct smbd_conn *conn, struct iov_iter *from,
-		    const struct smbd_buffer_desc_v1 *descs, u32 ndescs,
+int smbdx_rdma_write(struct smbdx_conn *conn, struct iov_iter *from,
+		    const struct smbdx_buffer_desc_v1 *descs, u32 ndescs,
 		    u64 offset)
 {
-	return smbd_rw(conn, from, descs, ndescs, offset, false);
+	return smbdx_rw(conn, from, descs, ndescs, offset, false);
 }
-EXPORT_SYMBOL_GPL(smbd_rdma_write);
+EXPORT_SYMBOL_NS_GPL(smbdx_rdma_write, SMBDX_NS);
 
 /**
- * smbd_rdma_read() - RDMA Read a peer buffer into a local buffer (3.1.4.6)
+ * smbdx_rdma_read() - RDMA Read a peer buffer into a local buffer (3.1.4.6)
  * @conn: established connection
  * @to: where the data goes: a kernel iterator; advanced by what was read.
  *	On iWARP, whose RDMA Read targets need an MR, the pages of one chunk
@@ -641,17 +641,17 @@ EXPORT_SYMBOL_GPL(smbd_rdma_write);
  * @ndescs: its entries
  * @offset: where in the peer buffer to start
  *
- * Reads iov_iter_count(@to) bytes like smbd_rdma_write() writes, with no
+ * Reads iov_iter_count(@to) bytes like smbdx_rdma_write() writes, with no
  * more RDMA Read contexts in flight than the connection's ORD.
  *
  * Context: process, may sleep.
  *
- * Return: as smbd_rdma_write().
+ * Return: as smbdx_rdma_write().
  */
-int smbd_rdma_read(struct smbd_conn *conn, struct iov_iter *to,
-		   const struct smbd_buffer_desc_v1 *descs, u32 ndescs,
+int smbdx_rdma_read(struct smbdx_conn *conn, struct iov_iter *to,
+		   const struct smbdx_buffer_desc_v1 *descs, u32 ndescs,
 		   u64 offset)
 {
-	return smbd_rw(conn, to, descs, ndescs, offset, true);
+	return smbdx_rw(conn, to, descs, ndescs, offset, true);
 }
-EXPORT_SYMBOL_GPL(smbd_rdma_read);
+EXPORT_SYMBOL_NS_GPL(smbdx_rdma_read, SMBDX_NS);

@@ -1,36 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SMB Direct send path: smbd_send() (MS-SMBD 3.1.4.2), the send loop of
+ * SMB Direct send path: smbdx_send() (MS-SMBD 3.1.4.2), the send loop of
  * 3.1.5.1 driven by the credit engine, the negotiate messages (3.1.5.2,
  * 3.1.5.3) and send completions.
  *
- * Normal operation: smbd_send() cuts the upper-layer message into
+ * Normal operation: smbdx_send() cuts the upper-layer message into
  * fragments with the engine's fragmenter (3.1.5.4), copies each fragment's
- * payload into its own buffer (struct smbd_send_io, payload at offset 24)
+ * payload into its own buffer (struct smbdx_send_io, payload at offset 24)
  * in the caller's context, appends all of them to the send queue at once
  * and reports them to the credit engine together, so that nothing can come
  * between two fragments of one message (LESSONS: interleaved fragments).
- * The send loop (__smbd_send_pump()) then asks the engine, message by
+ * The send loop (__smbdx_send_pump()) then asks the engine, message by
  * message, whether the head of the queue may go, or whether an empty
  * message (credit grant, keepalive request or answer) is due, writes the
  * header with the credit fields the engine chose, maps the buffer and
- * posts it. The caller of smbd_send() sleeps until all of its fragments
+ * posts it. The caller of smbdx_send() sleeps until all of its fragments
  * are posted; its data is no longer needed then.
  *
  * The send loop runs with conn->lock held from any context: the caller
- * of smbd_send(), a receive completion (credits arrived), a send
+ * of smbdx_send(), a receive completion (credits arrived), a send
  * completion (room in the send queue), the idle timer, or a receiver
  * freeing a message (receives reposted). Empty messages are allocated
  * with GFP_ATOMIC there; if that fails the loop stops and pump_work
  * retries in process context.
  *
  * Every Send is signaled: each completion retires exactly the one
- * struct smbd_send_io it carries, unmaps and frees it. The send queue
+ * struct smbdx_send_io it carries, unmaps and frees it. The send queue
  * depth (sends posted, not completed) never exceeds sq_depth; the QP has
  * one more slot for ib_drain_qp().
  *
  * Transport recovery: a failed post or an unsuccessful completion
- * terminates the connection. __smbd_conn_fail() discards the fragments
+ * terminates the connection. __smbdx_conn_fail() discards the fragments
  * still queued (they were never mapped) and wakes their senders, which
  * return the connection's error. Posted Sends are retired by their
  * (flushed) completions during teardown's drain.
@@ -43,26 +43,26 @@
 #include "smbd.h"
 #include "trace.h"
 
-static void smbd_send_done(struct ib_cq *cq, struct ib_wc *wc);
+static void smbdx_send_done(struct ib_cq *cq, struct ib_wc *wc);
 
 /**
- * smbd_send_io_alloc() - a send buffer
+ * smbdx_send_io_alloc() - a send buffer
  * @conn: connection
  * @size: buffer size in bytes (header and payload)
  * @gfp: allocation flags
  *
  * Return: the io, or NULL.
  */
-struct smbd_send_io *smbd_send_io_alloc(struct smbd_conn *conn, u32 size,
+struct smbdx_send_io *smbdx_send_io_alloc(struct smbdx_conn *conn, u32 size,
 					gfp_t gfp)
 {
-	struct smbd_send_io *io;
+	struct smbdx_send_io *io;
 
 	io = kmalloc(struct_size(io, buf, size), gfp);
 	if (!io)
 		return NULL;
 	memset(io, 0, sizeof(*io));
-	io->cqe.done = smbd_send_done;
+	io->cqe.done = smbdx_send_done;
 	io->conn = conn;
 	io->size = size;
 	INIT_LIST_HEAD(&io->list);
@@ -70,19 +70,19 @@ struct smbd_send_io *smbd_send_io_alloc(struct smbd_conn *conn, u32 size,
 }
 
 /**
- * smbd_send_io_free() - free a send buffer that is not posted
+ * smbdx_send_io_free() - free a send buffer that is not posted
  * @io: the io
  */
-void smbd_send_io_free(struct smbd_send_io *io)
+void smbdx_send_io_free(struct smbdx_send_io *io)
 {
 	kfree(io);
 }
 
 /* A fragment left the queue (posted or discarded): tell its sender. */
-static void smbd_send_owner_done(struct smbd_conn *conn,
-				 struct smbd_send_io *io, bool posted)
+static void smbdx_send_owner_done(struct smbdx_conn *conn,
+				 struct smbdx_send_io *io, bool posted)
 {
-	struct smbd_send_owner *owner = io->owner;
+	struct smbdx_send_owner *owner = io->owner;
 
 	if (!owner)
 		return;
@@ -94,14 +94,14 @@ static void smbd_send_owner_done(struct smbd_conn *conn,
 }
 
 /**
- * smbd_post_send_io() - map and post one Send
+ * smbdx_post_send_io() - map and post one Send
  * @conn: connection, lock held, QP usable
  * @io: io whose @len bytes are ready
  *
  * Return: 0, or a negative errno (the io is unmapped again and still the
  * caller's).
  */
-int smbd_post_send_io(struct smbd_conn *conn, struct smbd_send_io *io)
+int smbdx_post_send_io(struct smbdx_conn *conn, struct smbdx_send_io *io)
 {
 	struct ib_sge sge;
 	struct ib_send_wr wr = {};
@@ -133,18 +133,18 @@ int smbd_post_send_io(struct smbd_conn *conn, struct smbd_send_io *io)
 		return rc;
 	}
 	conn->sends_posted++;
-	trace_smbd_post_send(conn->num, io->cid, io->len);
+	trace_smbdx_post_send(conn->num, io->cid, io->len);
 	return 0;
 }
 
-static void smbd_send_done(struct ib_cq *cq, struct ib_wc *wc)
+static void smbdx_send_done(struct ib_cq *cq, struct ib_wc *wc)
 {
-	struct smbd_send_io *io = container_of(wc->wr_cqe, struct smbd_send_io,
+	struct smbdx_send_io *io = container_of(wc->wr_cqe, struct smbdx_send_io,
 					       cqe);
-	struct smbd_conn *conn = io->conn;
+	struct smbdx_conn *conn = io->conn;
 	bool wake;
 
-	trace_smbd_send_done(conn->num, io->cid, wc->status, wc->byte_len);
+	trace_smbdx_send_done(conn->num, io->cid, wc->status, wc->byte_len);
 	ib_dma_unmap_single(conn->ibdev, io->dma, io->len, DMA_TO_DEVICE);
 
 	spin_lock_bh(&conn->lock);
@@ -154,15 +154,15 @@ static void smbd_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	 * the peer's disconnect (iWARP flushes before the CM reports it).
 	 */
 	if (wc->status == IB_WC_WR_FLUSH_ERR)
-		__smbd_conn_fail(conn, -ECONNRESET, SMBD_CAUSE_PEER_DISCONNECT);
+		__smbdx_conn_fail(conn, -ECONNRESET, SMBDX_CAUSE_PEER_DISCONNECT);
 	else if (wc->status != IB_WC_SUCCESS)
-		__smbd_conn_fail(conn, -EIO, SMBD_CAUSE_SEND_ERROR);
+		__smbdx_conn_fail(conn, -EIO, SMBDX_CAUSE_SEND_ERROR);
 	else if (io->fail_verdict)
 		/* A failed Negotiate Response went out: now terminate. */
-		__smbd_conn_fail(conn, -EPROTO, io->fail_verdict);
+		__smbdx_conn_fail(conn, -EPROTO, io->fail_verdict);
 	else
-		__smbd_send_pump(conn, NULL);
-	/* smbd_destroy() waits for the Sends to drain. */
+		__smbdx_send_pump(conn, NULL);
+	/* smbdx_destroy() waits for the Sends to drain. */
 	wake = conn->draining && !conn->sends_posted;
 	spin_unlock_bh(&conn->lock);
 	if (wake)
@@ -171,44 +171,44 @@ static void smbd_send_done(struct ib_cq *cq, struct ib_wc *wc)
 }
 
 /**
- * smbd_send_queue_flush() - discard the fragments not yet posted
+ * smbdx_send_queue_flush() - discard the fragments not yet posted
  * @conn: failed connection, lock held
  */
-void smbd_send_queue_flush(struct smbd_conn *conn)
+void smbdx_send_queue_flush(struct smbdx_conn *conn)
 {
-	struct smbd_send_io *io, *tmp;
+	struct smbdx_send_io *io, *tmp;
 
 	lockdep_assert_held(&conn->lock);
 	list_for_each_entry_safe(io, tmp, &conn->send_queue, list) {
 		list_del(&io->list);
-		smbd_send_owner_done(conn, io, false);
+		smbdx_send_owner_done(conn, io, false);
 		kfree(io);
 	}
 	conn->send_queue_len = 0;
 }
 
-static void smbd_send_count(struct smbd_conn *conn,
-			    const struct smbd_data_info *di, bool answer)
+static void smbdx_send_count(struct smbdx_conn *conn,
+			    const struct smbdx_data_info *di, bool answer)
 {
 	if (di->data_length)
-		smbd_stat_inc(conn, SMBD_STAT_TX_FRAGS);
+		smbdx_stat_inc(conn, SMBDX_STAT_TX_FRAGS);
 	else
-		smbd_stat_inc(conn, SMBD_STAT_TX_EMPTY);
+		smbdx_stat_inc(conn, SMBDX_STAT_TX_EMPTY);
 	if (di->credits_granted) {
-		smbd_stat_add(conn, SMBD_STAT_TX_CREDITS_GRANTED,
+		smbdx_stat_add(conn, SMBDX_STAT_TX_CREDITS_GRANTED,
 			      di->credits_granted);
-		trace_smbd_credits(conn->num, true, di->credits_granted,
+		trace_smbdx_credits(conn->num, true, di->credits_granted,
 				   conn->cr.send_credits, conn->cr.recv_posted,
 				   conn->cr.recv_granted);
 	}
-	if (di->flags & SMBD_FLAG_RESPONSE_REQUESTED)
-		smbd_stat_inc(conn, SMBD_STAT_TX_KEEPALIVE_REQ);
+	if (di->flags & SMBDX_FLAG_RESPONSE_REQUESTED)
+		smbdx_stat_inc(conn, SMBDX_STAT_TX_KEEPALIVE_REQ);
 	else if (answer)
-		smbd_stat_inc(conn, SMBD_STAT_TX_KEEPALIVE_RESP);
+		smbdx_stat_inc(conn, SMBDX_STAT_TX_KEEPALIVE_RESP);
 }
 
 /**
- * __smbd_send_pump() - the send loop of MS-SMBD 3.1.5.1
+ * __smbdx_send_pump() - the send loop of MS-SMBD 3.1.5.1
  * @conn: connection, lock held
  * @spare: an io for an empty message allocated in process context, or
  *	NULL; taken (and set to NULL) if used
@@ -216,130 +216,130 @@ static void smbd_send_count(struct smbd_conn *conn,
  * Sends while the connection is established, the send queue has room and
  * the credit engine allows. Never sleeps.
  */
-void __smbd_send_pump(struct smbd_conn *conn, struct smbd_send_io **spare)
+void __smbdx_send_pump(struct smbdx_conn *conn, struct smbdx_send_io **spare)
 {
-	enum smbd_send_action act, act2;
-	struct smbd_data_info di;
-	struct smbd_send_io *io;
+	enum smbdx_send_action act, act2;
+	struct smbdx_data_info di;
+	struct smbdx_send_io *io;
 	bool answer;
 	int rc;
 
 	lockdep_assert_held(&conn->lock);
-	while (conn->state == SMBD_CS_ESTABLISHED && !conn->test_mute) {
+	while (conn->state == SMBDX_CS_ESTABLISHED && !conn->test_mute) {
 		if (conn->sends_posted >= conn->sq_depth) {
-			smbd_stat_inc(conn, SMBD_STAT_SEND_SQ_FULL);
+			smbdx_stat_inc(conn, SMBDX_STAT_SEND_SQ_FULL);
 			break;
 		}
-		act = smbd_credits_peek_send(&conn->cr);
-		if (act == SMBD_SEND_IDLE)
+		act = smbdx_credits_peek_send(&conn->cr);
+		if (act == SMBDX_SEND_IDLE)
 			break;
-		if (act == SMBD_SEND_BLOCKED) {
+		if (act == SMBDX_SEND_BLOCKED) {
 			if (conn->send_queue_len && !conn->send_blocked) {
 				conn->send_blocked = true;
-				smbd_stat_inc(conn, SMBD_STAT_SEND_BLOCKED);
+				smbdx_stat_inc(conn, SMBDX_STAT_SEND_BLOCKED);
 			}
 			break;
 		}
 		conn->send_blocked = false;
 
 		io = NULL;
-		if (act == SMBD_SEND_EMPTY) {
+		if (act == SMBDX_SEND_EMPTY) {
 			if (spare && *spare) {
 				io = *spare;
 				*spare = NULL;
 			} else {
-				io = smbd_send_io_alloc(conn,
-							SMBD_DATA_PAYLOAD_OFFSET,
+				io = smbdx_send_io_alloc(conn,
+							SMBDX_DATA_PAYLOAD_OFFSET,
 							GFP_ATOMIC);
 			}
 			if (!io) {
-				smbd_conn_queue_work(conn, &conn->pump_work);
+				smbdx_conn_queue_work(conn, &conn->pump_work);
 				break;
 			}
 		}
 
 		answer = conn->cr.send_immediate &&
-			 conn->cr.keepalive != SMBD_KEEPALIVE_PENDING;
-		act2 = smbd_credits_next_send(&conn->cr, &di);
+			 conn->cr.keepalive != SMBDX_KEEPALIVE_PENDING;
+		act2 = smbdx_credits_next_send(&conn->cr, &di);
 		if (WARN_ON_ONCE(act2 != act)) {
 			kfree(io);
-			__smbd_conn_fail(conn, -EIO, SMBD_CAUSE_POST_ERROR);
+			__smbdx_conn_fail(conn, -EIO, SMBDX_CAUSE_POST_ERROR);
 			break;
 		}
-		if (act == SMBD_SEND_QUEUED) {
+		if (act == SMBDX_SEND_QUEUED) {
 			io = list_first_entry(&conn->send_queue,
-					      struct smbd_send_io, list);
+					      struct smbdx_send_io, list);
 			list_del_init(&io->list);
 			conn->send_queue_len--;
 			di.remaining_data_length = io->di.remaining_data_length;
 			di.data_offset = io->di.data_offset;
 			di.data_length = io->di.data_length;
 		}
-		if (WARN_ON_ONCE(smbd_data_encode(io->buf, io->size, &di))) {
-			smbd_send_owner_done(conn, io, false);
+		if (WARN_ON_ONCE(smbdx_data_encode(io->buf, io->size, &di))) {
+			smbdx_send_owner_done(conn, io, false);
 			kfree(io);
-			__smbd_conn_fail(conn, -EIO, SMBD_CAUSE_POST_ERROR);
+			__smbdx_conn_fail(conn, -EIO, SMBDX_CAUSE_POST_ERROR);
 			break;
 		}
-		io->len = smbd_data_wire_len(&di);
-		rc = smbd_post_send_io(conn, io);
-		smbd_send_owner_done(conn, io, !rc);
+		io->len = smbdx_data_wire_len(&di);
+		rc = smbdx_post_send_io(conn, io);
+		smbdx_send_owner_done(conn, io, !rc);
 		if (rc) {
 			kfree(io);
-			__smbd_conn_fail(conn, rc, SMBD_CAUSE_POST_ERROR);
+			__smbdx_conn_fail(conn, rc, SMBDX_CAUSE_POST_ERROR);
 			break;
 		}
-		smbd_send_count(conn, &di, answer && act == SMBD_SEND_EMPTY);
-		if (di.flags & SMBD_FLAG_RESPONSE_REQUESTED)
-			smbd_idle_timer_arm(conn, conn->keepalive_wait_j);
+		smbdx_send_count(conn, &di, answer && act == SMBDX_SEND_EMPTY);
+		if (di.flags & SMBDX_FLAG_RESPONSE_REQUESTED)
+			smbdx_idle_timer_arm(conn, conn->keepalive_wait_j);
 	}
 }
 
 /**
- * smbd_pump_work() - run the send loop with an io allocated in process
+ * smbdx_pump_work() - run the send loop with an io allocated in process
  *	context (after a GFP_ATOMIC allocation failed)
  * @w: the connection's pump_work
  */
-void smbd_pump_work(struct work_struct *w)
+void smbdx_pump_work(struct work_struct *w)
 {
-	struct smbd_conn *conn = container_of(w, struct smbd_conn, pump_work);
-	struct smbd_send_io *spare;
+	struct smbdx_conn *conn = container_of(w, struct smbdx_conn, pump_work);
+	struct smbdx_send_io *spare;
 
-	spare = smbd_send_io_alloc(conn, SMBD_DATA_PAYLOAD_OFFSET, GFP_KERNEL);
+	spare = smbdx_send_io_alloc(conn, SMBDX_DATA_PAYLOAD_OFFSET, GFP_KERNEL);
 	spin_lock_bh(&conn->lock);
-	__smbd_send_pump(conn, &spare);
+	__smbdx_send_pump(conn, &spare);
 	spin_unlock_bh(&conn->lock);
 	kfree(spare);
-	smbd_conn_put(conn);
+	smbdx_conn_put(conn);
 }
 
 /**
- * smbd_send_negotiate_req() - post the Negotiate Request (3.1.5.2)
+ * smbdx_send_negotiate_req() - post the Negotiate Request (3.1.5.2)
  * @conn: active connection, transport established
  *
  * Context: process.
  *
  * Return: 0 or a negative errno.
  */
-int smbd_send_negotiate_req(struct smbd_conn *conn)
+int smbdx_send_negotiate_req(struct smbdx_conn *conn)
 {
-	struct smbd_send_io *io;
+	struct smbdx_send_io *io;
 	int rc;
 
-	io = smbd_send_io_alloc(conn, SMBD_NEGOTIATE_REQ_LEN, GFP_KERNEL);
+	io = smbdx_send_io_alloc(conn, SMBDX_NEGOTIATE_REQ_LEN, GFP_KERNEL);
 	if (!io)
 		return -ENOMEM;
-	smbd_negotiate_req_encode(&conn->cfg.proto,
-				  (struct smbd_negotiate_req *)io->buf);
-	io->len = SMBD_NEGOTIATE_REQ_LEN;
+	smbdx_negotiate_req_encode(&conn->cfg.proto,
+				  (struct smbdx_negotiate_req *)io->buf);
+	io->len = SMBDX_NEGOTIATE_REQ_LEN;
 
 	spin_lock_bh(&conn->lock);
-	if (conn->state != SMBD_CS_NEGOTIATING)
+	if (conn->state != SMBDX_CS_NEGOTIATING)
 		rc = conn->error ? conn->error : -ENOTCONN;
 	else
-		rc = smbd_post_send_io(conn, io);
+		rc = smbdx_post_send_io(conn, io);
 	if (!rc)
-		smbd_stat_inc(conn, SMBD_STAT_TX_NEG_REQ);
+		smbdx_stat_inc(conn, SMBDX_STAT_TX_NEG_REQ);
 	spin_unlock_bh(&conn->lock);
 	if (rc)
 		kfree(io);
@@ -347,7 +347,7 @@ int smbd_send_negotiate_req(struct smbd_conn *conn)
 }
 
 /**
- * smbd_send_negotiate_resp() - post a Negotiate Response (3.1.5.3)
+ * smbdx_send_negotiate_resp() - post a Negotiate Response (3.1.5.3)
  * @conn: passive connection, lock held
  * @resp: the encoded response
  * @fail_verdict: 0 for a successful response; otherwise the cause to
@@ -358,30 +358,30 @@ int smbd_send_negotiate_req(struct smbd_conn *conn)
  *
  * Return: 0 or a negative errno.
  */
-int smbd_send_negotiate_resp(struct smbd_conn *conn,
-			     const struct smbd_negotiate_resp *resp,
+int smbdx_send_negotiate_resp(struct smbdx_conn *conn,
+			     const struct smbdx_negotiate_resp *resp,
 			     int fail_verdict)
 {
-	struct smbd_send_io *io;
+	struct smbdx_send_io *io;
 	int rc;
 
-	io = smbd_send_io_alloc(conn, SMBD_NEGOTIATE_RESP_LEN, GFP_ATOMIC);
+	io = smbdx_send_io_alloc(conn, SMBDX_NEGOTIATE_RESP_LEN, GFP_ATOMIC);
 	if (!io)
 		return -ENOMEM;
-	memcpy(io->buf, resp, SMBD_NEGOTIATE_RESP_LEN);
-	io->len = SMBD_NEGOTIATE_RESP_LEN;
+	memcpy(io->buf, resp, SMBDX_NEGOTIATE_RESP_LEN);
+	io->len = SMBDX_NEGOTIATE_RESP_LEN;
 	io->fail_verdict = fail_verdict;
-	rc = smbd_post_send_io(conn, io);
+	rc = smbdx_post_send_io(conn, io);
 	if (rc) {
 		kfree(io);
 		return rc;
 	}
-	smbd_stat_inc(conn, SMBD_STAT_TX_NEG_RESP);
+	smbdx_stat_inc(conn, SMBDX_STAT_TX_NEG_RESP);
 	return 0;
 }
 
-static bool smbd_send_owner_idle(struct smbd_conn *conn,
-				 struct smbd_send_owner *owner)
+static bool smbdx_send_owner_idle(struct smbdx_conn *conn,
+				 struct smbdx_send_owner *owner)
 {
 	bool idle;
 
@@ -392,15 +392,15 @@ static bool smbd_send_owner_idle(struct smbd_conn *conn,
 }
 
 /**
- * smbd_send() - send one upper-layer message (MS-SMBD 3.1.4.2)
+ * smbdx_send() - send one upper-layer message (MS-SMBD 3.1.4.2)
  * @conn: established connection
  * @from: the message: all iov_iter_count(@from) bytes (any kind of
  *	kernel iterator); a message of 0 bytes is one empty Data Transfer
  *	message, which the peer does not deliver
  * @remote_token: memory token for the peer to invalidate when it receives
  *	the message (Send with Invalidate on its last fragment), if @flags
- *	has SMBD_SEND_INVALIDATE
- * @flags: SMBD_SEND_INVALIDATE or 0
+ *	has SMBDX_SEND_INVALIDATE
+ * @flags: SMBDX_SEND_INVALIDATE or 0
  *
  * The message is fragmented to the negotiated MaxSendSize and its
  * fragments are sent in order, never interleaved with other messages.
@@ -418,21 +418,21 @@ static bool smbd_send_owner_idle(struct smbd_conn *conn,
  * connection's error (or -ENOTCONN) if it is not, or no longer,
  * established.
  */
-int smbd_send(struct smbd_conn *conn, struct iov_iter *from, u32 remote_token,
+int smbdx_send(struct smbdx_conn *conn, struct iov_iter *from, u32 remote_token,
 	      unsigned int flags)
 {
-	struct smbd_send_owner owner = {};
-	struct smbd_send_io *io, *tmp;
-	struct smbd_frag frag;
+	struct smbdx_send_owner owner = {};
+	struct smbdx_send_io *io, *tmp;
+	struct smbdx_frag frag;
 	LIST_HEAD(frags);
 	size_t len = iov_iter_count(from);
 	u32 max_send, max_frag, n, i, off;
-	enum smbd_verdict v;
+	enum smbdx_verdict v;
 	int rc;
 
 	might_sleep();
 	spin_lock_bh(&conn->lock);
-	rc = conn->state == SMBD_CS_ESTABLISHED ? 0 :
+	rc = conn->state == SMBDX_CS_ESTABLISHED ? 0 :
 	     (conn->error ? conn->error : -ENOTCONN);
 	max_send = conn->params.max_send_size;
 	max_frag = conn->params.max_fragmented_send_size;
@@ -440,24 +440,24 @@ int smbd_send(struct smbd_conn *conn, struct iov_iter *from, u32 remote_token,
 	if (rc)
 		return rc;
 
-	v = len > U32_MAX ? SMBD_ERR_MSG_TOO_BIG :
-	    smbd_frag_init(&frag, len, max_send, max_frag);
-	if (v == SMBD_ERR_MSG_TOO_BIG) {
-		smbd_stat_inc(conn, SMBD_STAT_LOCAL_TOO_BIG);
+	v = len > U32_MAX ? SMBDX_ERR_MSG_TOO_BIG :
+	    smbdx_frag_init(&frag, len, max_send, max_frag);
+	if (v == SMBDX_ERR_MSG_TOO_BIG) {
+		smbdx_stat_inc(conn, SMBDX_STAT_LOCAL_TOO_BIG);
 		return -EMSGSIZE;
 	}
 	if (v)
 		return -EINVAL;
 
-	n = smbd_frag_count(&frag);
+	n = smbdx_frag_count(&frag);
 	for (i = 0; i < n; i++) {
-		io = smbd_send_io_alloc(conn, max_send, GFP_KERNEL);
+		io = smbdx_send_io_alloc(conn, max_send, GFP_KERNEL);
 		if (!io) {
 			rc = -ENOMEM;
 			goto out_free;
 		}
 		list_add_tail(&io->list, &frags);
-		smbd_frag_next(&frag, &io->di, &off);
+		smbdx_frag_next(&frag, &io->di, &off);
 		if (io->di.data_length &&
 		    copy_from_iter(io->buf + io->di.data_offset,
 				   io->di.data_length, from) !=
@@ -467,34 +467,34 @@ int smbd_send(struct smbd_conn *conn, struct iov_iter *from, u32 remote_token,
 		}
 		io->owner = &owner;
 	}
-	if (flags & SMBD_SEND_INVALIDATE) {
-		io = list_last_entry(&frags, struct smbd_send_io, list);
+	if (flags & SMBDX_SEND_INVALIDATE) {
+		io = list_last_entry(&frags, struct smbdx_send_io, list);
 		io->inv = true;
 		io->inv_token = remote_token;
 	}
 	owner.pending = n;
 
 	spin_lock_bh(&conn->lock);
-	if (conn->state != SMBD_CS_ESTABLISHED) {
+	if (conn->state != SMBDX_CS_ESTABLISHED) {
 		rc = conn->error ? conn->error : -ENOTCONN;
 		spin_unlock_bh(&conn->lock);
 		goto out_free;
 	}
-	if (smbd_credits_queue(&conn->cr, n)) {
+	if (smbdx_credits_queue(&conn->cr, n)) {
 		spin_unlock_bh(&conn->lock);
 		rc = -ENOBUFS;
 		goto out_free;
 	}
 	list_splice_tail_init(&frags, &conn->send_queue);
 	conn->send_queue_len += n;
-	smbd_stat_inc(conn, SMBD_STAT_TX_MSGS);
-	smbd_stat_add(conn, SMBD_STAT_TX_BYTES, len);
-	if (flags & SMBD_SEND_INVALIDATE)
-		smbd_stat_inc(conn, SMBD_STAT_TX_INVALIDATE);
-	__smbd_send_pump(conn, NULL);
+	smbdx_stat_inc(conn, SMBDX_STAT_TX_MSGS);
+	smbdx_stat_add(conn, SMBDX_STAT_TX_BYTES, len);
+	if (flags & SMBDX_SEND_INVALIDATE)
+		smbdx_stat_inc(conn, SMBDX_STAT_TX_INVALIDATE);
+	__smbdx_send_pump(conn, NULL);
 	spin_unlock_bh(&conn->lock);
 
-	if (wait_event_killable(conn->wq, smbd_send_owner_idle(conn, &owner))) {
+	if (wait_event_killable(conn->wq, smbdx_send_owner_idle(conn, &owner))) {
 		/* Let the rest go out without us. */
 		spin_lock_bh(&conn->lock);
 		list_for_each_entry(io, &conn->send_queue, list)
@@ -514,4 +514,4 @@ out_free:
 		kfree(io);
 	return rc;
 }
-EXPORT_SYMBOL_GPL(smbd_send);
+EXPORT_SYMBOL_NS_GPL(smbdx_send, SMBDX_NS);

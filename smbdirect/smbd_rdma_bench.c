@@ -13,8 +13,8 @@
  *
  * It listens on ADDR:PORT, connects to itself, and has the client register
  * a buffer of size bytes (for the peer to write, or to read) and the
- * accepted server connection move it count times with smbd_rdma_write()
- * or smbd_rdma_read(), as an SMB server serves SMB2 READ and WRITE. With
+ * accepted server connection move it count times with smbdx_rdma_write()
+ * or smbdx_rdma_read(), as an SMB server serves SMB2 READ and WRITE. With
  * reg=each every transfer registers and deregisters the buffer (the cost
  * an SMB client pays per I/O); with reg=once the buffer is registered
  * once. With depth=N (1 to 32, default 1) N workers on an unbound
@@ -52,11 +52,11 @@
 static DEFINE_MUTEX(bench_mutex);
 static DEFINE_SPINLOCK(bench_lock);
 static DECLARE_WAIT_QUEUE_HEAD(bench_wq);
-static struct smbd_conn *bench_accepted;	/* under bench_lock */
+static struct smbdx_conn *bench_accepted;	/* under bench_lock */
 static char bench_result[BENCH_RESULT_MAX];	/* under bench_mutex */
 static struct dentry *bench_dir;
 
-static int bench_accept(struct smbd_listener *lis, struct smbd_conn *conn)
+static int bench_accept(struct smbdx_listener *lis, struct smbdx_conn *conn)
 {
 	int rc = 0;
 
@@ -70,13 +70,13 @@ static int bench_accept(struct smbd_listener *lis, struct smbd_conn *conn)
 	return rc;
 }
 
-static const struct smbd_listener_ops bench_lis_ops = {
+static const struct smbdx_listener_ops bench_lis_ops = {
 	.accept = bench_accept,
 };
 
-static struct smbd_conn *bench_take(void)
+static struct smbdx_conn *bench_take(void)
 {
-	struct smbd_conn *c;
+	struct smbdx_conn *c;
 
 	spin_lock_bh(&bench_lock);
 	c = bench_accepted;
@@ -103,14 +103,14 @@ struct bench_worker {
 	struct bench_run *run;
 	struct bench_buf cbuf;
 	struct bench_buf sbuf;
-	struct smbd_reg *reg;
+	struct smbdx_reg *reg;
 	int rc;
 };
 
 /* A run: depth workers share the transfer count. */
 struct bench_run {
-	struct smbd_conn *cli;
-	struct smbd_conn *srv;
+	struct smbdx_conn *cli;
+	struct smbdx_conn *srv;
 	u32 size;
 	u32 count;
 	bool read;
@@ -192,21 +192,21 @@ static void bench_buf_iter(struct bench_buf *b, struct iov_iter *it,
 	}
 }
 
-static struct smbd_reg *bench_register(struct bench_run *run,
+static struct smbdx_reg *bench_register(struct bench_run *run,
 				       struct bench_buf *cbuf)
 {
 	struct iov_iter it;
 	struct kvec kv;
 
 	bench_buf_iter(cbuf, &it, &kv, run->read ? ITER_SOURCE : ITER_DEST);
-	return smbd_register(run->cli, &it, run->read ? SMBD_REG_REMOTE_READ :
-			     SMBD_REG_REMOTE_WRITE);
+	return smbdx_register(run->cli, &it, run->read ? SMBDX_REG_REMOTE_READ :
+			     SMBDX_REG_REMOTE_WRITE);
 }
 
 static int bench_one(struct bench_run *run, struct bench_worker *w)
 {
-	const struct smbd_buffer_desc_v1 *d;
-	struct smbd_reg *reg = w->reg;
+	const struct smbdx_buffer_desc_v1 *d;
+	struct smbdx_reg *reg = w->reg;
 	struct iov_iter it;
 	struct kvec kv;
 	int rc;
@@ -217,14 +217,14 @@ static int bench_one(struct bench_run *run, struct bench_worker *w)
 		if (IS_ERR(reg))
 			return PTR_ERR(reg);
 	}
-	d = smbd_reg_descs(reg, &n);
+	d = smbdx_reg_descs(reg, &n);
 	bench_buf_iter(&w->sbuf, &it, &kv, run->read ? ITER_DEST : ITER_SOURCE);
 	if (run->read)
-		rc = smbd_rdma_read(run->srv, &it, d, n, 0);
+		rc = smbdx_rdma_read(run->srv, &it, d, n, 0);
 	else
-		rc = smbd_rdma_write(run->srv, &it, d, n, 0);
+		rc = smbdx_rdma_write(run->srv, &it, d, n, 0);
 	if (run->each) {
-		int rc2 = smbd_deregister(reg);
+		int rc2 = smbdx_deregister(reg);
 
 		if (!rc)
 			rc = rc2;
@@ -254,7 +254,7 @@ static void bench_workers_free(struct bench_worker *ws, u32 depth)
 
 	for (i = 0; i < depth; i++) {
 		if (ws[i].reg)
-			smbd_deregister(ws[i].reg);
+			smbdx_deregister(ws[i].reg);
 		bench_buf_free(&ws[i].cbuf);
 		bench_buf_free(&ws[i].sbuf);
 	}
@@ -340,18 +340,18 @@ static int bench_cmd_run(const char *addr, u16 port, struct bench_run *run,
 			 u32 depth)
 {
 	struct sockaddr_in sin = { .sin_family = AF_INET };
-	struct smbd_listener *lis;
-	struct smbd_conn *srv;
+	struct smbdx_listener *lis;
+	struct smbdx_conn *srv;
 	int rc;
 
 	if (!in4_pton(addr, -1, (u8 *)&sin.sin_addr.s_addr, -1, NULL))
 		return -EINVAL;
 	sin.sin_port = htons(port);
-	lis = smbd_listen(&init_net, (struct sockaddr *)&sin, NULL,
+	lis = smbdx_listen(&init_net, (struct sockaddr *)&sin, NULL,
 			  &bench_lis_ops, NULL);
 	if (IS_ERR(lis))
 		return PTR_ERR(lis);
-	run->cli = smbd_connect(&init_net, (struct sockaddr *)&sin, NULL, NULL,
+	run->cli = smbdx_connect(&init_net, (struct sockaddr *)&sin, NULL, NULL,
 				NULL, NULL);
 	if (IS_ERR(run->cli)) {
 		rc = PTR_ERR(run->cli);
@@ -364,14 +364,14 @@ static int bench_cmd_run(const char *addr, u16 port, struct bench_run *run,
 	}
 	run->srv = bench_take();
 	rc = bench_transfer(run, depth);
-	smbd_destroy(run->srv);
+	smbdx_destroy(run->srv);
 out_cli:
-	smbd_destroy(run->cli);
+	smbdx_destroy(run->cli);
 out_lis:
-	smbd_listener_destroy(lis);
+	smbdx_listener_destroy(lis);
 	srv = bench_take();
 	if (srv)
-		smbd_destroy(srv);
+		smbdx_destroy(srv);
 	return rc;
 }
 
@@ -466,3 +466,4 @@ module_init(bench_init);
 module_exit(bench_exit);
 MODULE_DESCRIPTION("smbdirect RDMA read/write benchmark driver");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(SMBDX_NS);

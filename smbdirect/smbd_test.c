@@ -45,8 +45,8 @@
  * server connections that were lost); commands may sleep for as long as a
  * run takes. svc_lock (a spinlock) protects the per-listener connection
  * lists, which the accept callback extends from smbdirect's workqueue; the
- * callbacks never take svc_mutex, because smbd_listener_destroy() and
- * smbd_destroy(), called with it held, wait for them. svc_lock also
+ * callbacks never take svc_mutex, because smbdx_listener_destroy() and
+ * smbdx_destroy(), called with it held, wait for them. svc_lock also
  * guards the recorded first bytes of connections and listeners, which the
  * recv callbacks write and the status file reads. stream reads the
  * counters of a listener connection found under svc_lock after dropping
@@ -69,10 +69,10 @@
 
 #include <smbdirect/smbdirect.h>
 
-#define SMBD_TEST_RESULT_MAX	4096
-#define SMBD_TEST_WAIT_MS	30000
+#define SMBDX_TEST_RESULT_MAX	4096
+#define SMBDX_TEST_WAIT_MS	30000
 
-enum smbd_test_mode { SMBD_TEST_ECHO, SMBD_TEST_SINK };
+enum smbdx_test_mode { SMBDX_TEST_ECHO, SMBDX_TEST_SINK };
 
 /* SMB2 interop: options, and what server connections and listeners saw */
 #define SVC_FIRST_MAX	16
@@ -89,10 +89,10 @@ struct svc_interop_seen {
 	u8 first_len;			/* 0: nothing yet; set once, under svc_lock */
 };
 
-struct smbd_test_listener {
+struct smbdx_test_listener {
 	struct list_head list;
-	struct smbd_listener *lis;
-	enum smbd_test_mode mode;
+	struct smbdx_listener *lis;
+	enum smbdx_test_mode mode;
 	struct sockaddr_storage addr;
 	int port;
 	struct list_head conns;		/* under svc_lock */
@@ -101,20 +101,20 @@ struct smbd_test_listener {
 	u32 hangup;
 };
 
-struct smbd_test_sconn {
+struct smbdx_test_sconn {
 	struct list_head list;
-	struct smbd_test_listener *tl;
-	struct smbd_conn *conn;
+	struct smbdx_test_listener *tl;
+	struct smbdx_conn *conn;
 	atomic64_t msgs;
 	atomic64_t bytes;
 	atomic64_t echo_errors;
 	struct svc_interop_seen seen;
 };
 
-struct smbd_test_client {
+struct smbdx_test_client {
 	struct list_head list;
 	char name[32];
-	struct smbd_conn *conn;
+	struct smbdx_conn *conn;
 	struct sockaddr_storage addr;
 	wait_queue_head_t wq;
 	atomic64_t sent;
@@ -139,11 +139,11 @@ static void svc_printf(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (svc_result_len >= SMBD_TEST_RESULT_MAX - 1)
+	if (svc_result_len >= SMBDX_TEST_RESULT_MAX - 1)
 		return;
 	va_start(ap, fmt);
 	svc_result_len += vscnprintf(svc_result + svc_result_len,
-				     SMBD_TEST_RESULT_MAX - svc_result_len, fmt, ap);
+				     SMBDX_TEST_RESULT_MAX - svc_result_len, fmt, ap);
 	va_end(ap);
 }
 
@@ -152,48 +152,48 @@ static u8 svc_byte(u64 seed, u32 i)
 	return (seed * 131 + i * 7 + (i >> 8) + (i >> 16)) & 0xff;
 }
 
-static void svc_interop_recv(struct smbd_test_sconn *sc, struct smbd_msg *msg);
+static void svc_interop_recv(struct smbdx_test_sconn *sc, struct smbdx_msg *msg);
 static void svc_interop_show(struct seq_file *m, struct svc_interop_seen *seen);
 static bool svc_interop_opt(const char *key, u32 v, struct svc_interop_args *ia);
 
 /* ---- server side ---- */
 
-static void svc_echo_recv(struct smbd_conn *conn, struct smbd_msg *msg)
+static void svc_echo_recv(struct smbdx_conn *conn, struct smbdx_msg *msg)
 {
-	struct smbd_test_sconn *sc = smbd_conn_context(conn);
+	struct smbdx_test_sconn *sc = smbdx_conn_context(conn);
 	struct iov_iter it;
 
 	atomic64_inc(&sc->msgs);
-	atomic64_add(smbd_msg_len(msg), &sc->bytes);
-	if (sc->tl->mode == SMBD_TEST_ECHO) {
-		smbd_msg_iter(msg, &it);
-		if (smbd_send(conn, &it, 0, 0))
+	atomic64_add(smbdx_msg_len(msg), &sc->bytes);
+	if (sc->tl->mode == SMBDX_TEST_ECHO) {
+		smbdx_msg_iter(msg, &it);
+		if (smbdx_send(conn, &it, 0, 0))
 			atomic64_inc(&sc->echo_errors);
 	}
 	svc_interop_recv(sc, msg);
 }
 
-static void svc_server_lost(struct smbd_conn *conn, int error)
+static void svc_server_lost(struct smbdx_conn *conn, int error)
 {
 	queue_work(system_wq, &svc_reaper);
 }
 
-static const struct smbd_conn_ops svc_server_ops = {
+static const struct smbdx_conn_ops svc_server_ops = {
 	.recv = svc_echo_recv,
 	.disconnected = svc_server_lost,
 };
 
-static int svc_accept(struct smbd_listener *lis, struct smbd_conn *conn)
+static int svc_accept(struct smbdx_listener *lis, struct smbdx_conn *conn)
 {
-	struct smbd_test_listener *tl = smbd_listener_context(lis);
-	struct smbd_test_sconn *sc;
+	struct smbdx_test_listener *tl = smbdx_listener_context(lis);
+	struct smbdx_test_sconn *sc;
 
 	sc = kzalloc(sizeof(*sc), GFP_KERNEL);
 	if (!sc)
 		return -ENOMEM;
 	sc->tl = tl;
 	sc->conn = conn;
-	smbd_conn_set_context(conn, sc);
+	smbdx_conn_set_context(conn, sc);
 	spin_lock_bh(&svc_lock);
 	list_add_tail(&sc->list, &tl->conns);
 	spin_unlock_bh(&svc_lock);
@@ -201,21 +201,21 @@ static int svc_accept(struct smbd_listener *lis, struct smbd_conn *conn)
 	return 0;
 }
 
-static const struct smbd_listener_ops svc_listener_ops = {
+static const struct smbdx_listener_ops svc_listener_ops = {
 	.accept = svc_accept,
 	.conn_ops = &svc_server_ops,
 };
 
 /* Destroy the server connections of @tl that failed (all if @all). */
-static void svc_reap(struct smbd_test_listener *tl, bool all)
+static void svc_reap(struct smbdx_test_listener *tl, bool all)
 {
-	struct smbd_test_sconn *sc;
+	struct smbdx_test_sconn *sc;
 
 	lockdep_assert_held(&svc_mutex);
 	for (;;) {
 		spin_lock_bh(&svc_lock);
 		list_for_each_entry(sc, &tl->conns, list)
-			if (all || smbd_conn_error(sc->conn))
+			if (all || smbdx_conn_error(sc->conn))
 				break;
 		if (list_entry_is_head(sc, &tl->conns, list)) {
 			spin_unlock_bh(&svc_lock);
@@ -223,14 +223,14 @@ static void svc_reap(struct smbd_test_listener *tl, bool all)
 		}
 		list_del(&sc->list);
 		spin_unlock_bh(&svc_lock);
-		smbd_destroy(sc->conn);
+		smbdx_destroy(sc->conn);
 		kfree(sc);
 	}
 }
 
 static void svc_reaper_fn(struct work_struct *w)
 {
-	struct smbd_test_listener *tl;
+	struct smbdx_test_listener *tl;
 
 	mutex_lock(&svc_mutex);
 	list_for_each_entry(tl, &svc_listeners, list)
@@ -238,21 +238,21 @@ static void svc_reaper_fn(struct work_struct *w)
 	mutex_unlock(&svc_mutex);
 }
 
-static void svc_listener_free(struct smbd_test_listener *tl)
+static void svc_listener_free(struct smbdx_test_listener *tl)
 {
 	list_del(&tl->list);
-	smbd_listener_destroy(tl->lis);
+	smbdx_listener_destroy(tl->lis);
 	svc_reap(tl, true);
 	kfree(tl);
 }
 
 /* ---- client side ---- */
 
-static void svc_client_recv(struct smbd_conn *conn, struct smbd_msg *msg)
+static void svc_client_recv(struct smbdx_conn *conn, struct smbdx_msg *msg)
 {
-	struct smbd_test_client *cl = smbd_conn_context(conn);
+	struct smbdx_test_client *cl = smbdx_conn_context(conn);
 	u64 k = atomic64_read(&cl->received);
-	u32 len = smbd_msg_len(msg), i, off = 0;
+	u32 len = smbdx_msg_len(msg), i, off = 0;
 	struct iov_iter it;
 	bool ok = true;
 	u8 buf[256];
@@ -260,7 +260,7 @@ static void svc_client_recv(struct smbd_conn *conn, struct smbd_msg *msg)
 
 	if (READ_ONCE(cl->verify)) {
 		ok = len == READ_ONCE(cl->expect_size);
-		smbd_msg_iter(msg, &it);
+		smbdx_msg_iter(msg, &it);
 		while (ok && off < len) {
 			n = copy_from_iter(buf, min_t(u32, sizeof(buf), len - off), &it);
 			if (!n)
@@ -272,25 +272,25 @@ static void svc_client_recv(struct smbd_conn *conn, struct smbd_msg *msg)
 		atomic64_inc(ok ? &cl->verified : &cl->mismatched);
 	}
 	atomic64_inc(&cl->received);
-	smbd_msg_free(msg);
+	smbdx_msg_free(msg);
 	wake_up_all(&cl->wq);
 }
 
-static void svc_client_lost(struct smbd_conn *conn, int error)
+static void svc_client_lost(struct smbdx_conn *conn, int error)
 {
-	struct smbd_test_client *cl = smbd_conn_context(conn);
+	struct smbdx_test_client *cl = smbdx_conn_context(conn);
 
 	wake_up_all(&cl->wq);
 }
 
-static const struct smbd_conn_ops svc_client_ops = {
+static const struct smbdx_conn_ops svc_client_ops = {
 	.recv = svc_client_recv,
 	.disconnected = svc_client_lost,
 };
 
-static struct smbd_test_client *svc_client_find(const char *name)
+static struct smbdx_test_client *svc_client_find(const char *name)
 {
-	struct smbd_test_client *cl;
+	struct smbdx_test_client *cl;
 
 	list_for_each_entry(cl, &svc_clients, list)
 		if (!strcmp(cl->name, name))
@@ -298,10 +298,10 @@ static struct smbd_test_client *svc_client_find(const char *name)
 	return NULL;
 }
 
-static void svc_client_free(struct smbd_test_client *cl)
+static void svc_client_free(struct smbdx_test_client *cl)
 {
 	list_del(&cl->list);
-	smbd_destroy(cl->conn);
+	smbdx_destroy(cl->conn);
 	kfree(cl);
 }
 
@@ -309,7 +309,7 @@ static void svc_client_free(struct smbd_test_client *cl)
 
 struct svc_args {
 	struct sockaddr_storage addr;
-	struct smbd_conn_config cfg;
+	struct smbdx_conn_config cfg;
 	u32 count;
 	u32 size;
 	bool verify;
@@ -341,7 +341,7 @@ static int svc_parse_addr(const char *s, const char *port,
 
 static int svc_parse_opt(char *tok, struct svc_args *a)
 {
-	struct smbd_proto_config *p = &a->cfg.proto;
+	struct smbdx_proto_config *p = &a->cfg.proto;
 	char *val = strchr(tok, '=');
 	u32 v;
 
@@ -389,7 +389,7 @@ static int svc_parse(int argc, char **argv, struct svc_args *a)
 	int i = 1, rc;
 
 	memset(a, 0, sizeof(*a));
-	smbd_conn_config_init(&a->cfg);
+	smbdx_conn_config_init(&a->cfg);
 	a->cfg.proto.max_fragmented_recv_size = 0;
 	if (argc < 1)
 		return -EINVAL;
@@ -407,14 +407,14 @@ static int svc_parse(int argc, char **argv, struct svc_args *a)
 
 /* ---- commands ---- */
 
-static void svc_print_info(struct smbd_conn *conn)
+static void svc_print_info(struct smbdx_conn *conn)
 {
-	struct smbd_conn_info info;
+	struct smbdx_conn_info info;
 
-	if (smbd_conn_query(conn, &info))
+	if (smbdx_conn_query(conn, &info))
 		return;
 	svc_printf("conn=%u dev=%s local=%pISpc peer=%pISpc iwarp=%d\n",
-		   smbd_conn_id(conn), info.device, &info.local, &info.peer,
+		   smbdx_conn_id(conn), info.device, &info.local, &info.peer,
 		   info.iwarp);
 	svc_printf("negotiated: max_send_size=%u max_receive_size=%u ",
 		   info.params.max_send_size, info.params.max_receive_size);
@@ -430,18 +430,18 @@ static void svc_print_info(struct smbd_conn *conn)
 
 static int svc_listen(int argc, char **argv)
 {
-	struct smbd_test_listener *tl;
-	enum smbd_test_mode mode;
-	struct smbd_listener *lis;
+	struct smbdx_test_listener *tl;
+	enum smbdx_test_mode mode;
+	struct smbdx_listener *lis;
 	struct svc_args a;
 	int rc;
 
 	if (argc < 2)
 		return -EINVAL;
 	if (!strcmp(argv[0], "echo"))
-		mode = SMBD_TEST_ECHO;
+		mode = SMBDX_TEST_ECHO;
 	else if (!strcmp(argv[0], "sink"))
-		mode = SMBD_TEST_SINK;
+		mode = SMBDX_TEST_SINK;
 	else
 		return -EINVAL;
 	rc = svc_parse(argc - 1, argv + 1, &a);
@@ -455,7 +455,7 @@ static int svc_listen(int argc, char **argv)
 	tl->addr = a.addr;
 	tl->hangup = a.interop.hangup;
 	INIT_LIST_HEAD(&tl->conns);
-	lis = smbd_listen(&init_net, (struct sockaddr *)&a.addr, &a.cfg,
+	lis = smbdx_listen(&init_net, (struct sockaddr *)&a.addr, &a.cfg,
 			  &svc_listener_ops, tl);
 	if (IS_ERR(lis)) {
 		kfree(tl);
@@ -463,7 +463,7 @@ static int svc_listen(int argc, char **argv)
 		return PTR_ERR(lis);
 	}
 	tl->lis = lis;
-	tl->port = smbd_listener_port(lis);
+	tl->port = smbdx_listener_port(lis);
 	list_add_tail(&tl->list, &svc_listeners);
 	svc_printf("listening (%s) on %pISc port %d\n", argv[0], &a.addr,
 		   tl->port);
@@ -484,7 +484,7 @@ static bool svc_addr_eq(const struct sockaddr_storage *a,
 
 static int svc_unlisten(int argc, char **argv)
 {
-	struct smbd_test_listener *tl, *tmp;
+	struct smbdx_test_listener *tl, *tmp;
 	struct sockaddr_storage ss;
 	int n = 0, port = 0, rc;
 
@@ -622,16 +622,16 @@ static void svc_seen_record(struct svc_interop_seen *seen, const u8 *buf,
  * the first bytes and whether the message is SMB2, free it, and hang up
  * once the listener's hangup=N messages have arrived.
  */
-static void svc_interop_recv(struct smbd_test_sconn *sc, struct smbd_msg *msg)
+static void svc_interop_recv(struct smbdx_test_sconn *sc, struct smbdx_msg *msg)
 {
-	u32 len = smbd_msg_len(msg), n = min_t(u32, len, SVC_FIRST_MAX);
+	u32 len = smbdx_msg_len(msg), n = min_t(u32, len, SVC_FIRST_MAX);
 	u8 head[SVC_FIRST_MAX];
 	struct iov_iter it;
 	struct kvec kv = { head, n };
 
 	iov_iter_kvec(&it, ITER_DEST, &kv, 1, n);
-	n = smbd_msg_copy(msg, 0, &it);
-	smbd_msg_free(msg);
+	n = smbdx_msg_copy(msg, 0, &it);
+	smbdx_msg_free(msg);
 	if (len >= SVC_SMB2_HDR_LEN && svc_is_smb2(head, n)) {
 		atomic64_inc(&sc->seen.smb2);
 		atomic64_inc(&sc->tl->seen.smb2);
@@ -645,7 +645,7 @@ static void svc_interop_recv(struct smbd_test_sconn *sc, struct smbd_msg *msg)
 		spin_unlock_bh(&svc_lock);
 	}
 	if (sc->tl->hangup && atomic64_read(&sc->msgs) >= sc->tl->hangup)
-		smbd_disconnect(sc->conn);
+		smbdx_disconnect(sc->conn);
 }
 
 /* Called with svc_lock held; ends the status line. */
@@ -829,8 +829,8 @@ static int svc_negotiate_check(const u8 *buf, u32 len, u32 ndialects)
 static int svc_negotiate(int argc, char **argv)
 {
 	u32 ndialects, len, rlen;
-	struct smbd_conn *conn;
-	struct smbd_msg *msg;
+	struct smbdx_conn *conn;
+	struct smbdx_msg *msg;
 	struct iov_iter it;
 	struct svc_args a;
 	struct kvec kv;
@@ -846,7 +846,7 @@ static int svc_negotiate(int argc, char **argv)
 	buf = kvmalloc(SVC_NEG_RSP_MAX, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
-	conn = smbd_connect(&init_net, (struct sockaddr *)&a.addr, NULL, &a.cfg,
+	conn = smbdx_connect(&init_net, (struct sockaddr *)&a.addr, NULL, &a.cfg,
 			    NULL, NULL);
 	if (IS_ERR(conn)) {
 		svc_printf("error: connect to %pISpc: %ld\n", &a.addr,
@@ -861,7 +861,7 @@ static int svc_negotiate(int argc, char **argv)
 	kv.iov_base = buf;
 	kv.iov_len = len;
 	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, len);
-	rc = smbd_send(conn, &it, 0, 0);
+	rc = smbdx_send(conn, &it, 0, 0);
 	if (rc) {
 		svc_printf("error: send: %d\n", rc);
 		goto out;
@@ -869,40 +869,40 @@ static int svc_negotiate(int argc, char **argv)
 	svc_printf("sent SMB2 NEGOTIATE: %u bytes, %u dialects up to 0x%04x\n",
 		   len, ndialects, svc_dialects[ndialects - 1]);
 
-	rc = smbd_recv_msg(conn, tmo, &msg);
+	rc = smbdx_recv_msg(conn, tmo, &msg);
 	if (rc) {
 		svc_printf("error: no response: %d\n", rc);
 		goto out;
 	}
-	rlen = smbd_msg_len(msg);
+	rlen = smbdx_msg_len(msg);
 	if (rlen > SVC_NEG_RSP_MAX) {
 		svc_printf("error: a %u-byte response\n", rlen);
-		smbd_msg_free(msg);
+		smbdx_msg_free(msg);
 		rc = -EMSGSIZE;
 		goto out;
 	}
 	kv.iov_len = rlen;
 	iov_iter_kvec(&it, ITER_DEST, &kv, 1, rlen);
-	if (smbd_msg_copy(msg, 0, &it) != rlen) {
+	if (smbdx_msg_copy(msg, 0, &it) != rlen) {
 		svc_printf("error: could not copy the %u-byte response\n", rlen);
 		rc = -EFAULT;
 	}
-	smbd_msg_free(msg);
+	smbdx_msg_free(msg);
 	if (!rc)
 		rc = svc_negotiate_check(buf, rlen, ndialects);
 	if (!rc)
 		svc_printf("valid SMB2 NEGOTIATE response\n");
 out:
-	smbd_destroy(conn);
+	smbdx_destroy(conn);
 	kvfree(buf);
 	return rc;
 }
 
 static int svc_open(const char *name, struct svc_args *a,
-		    struct smbd_test_client **clp)
+		    struct smbdx_test_client **clp)
 {
-	struct smbd_test_client *cl;
-	struct smbd_conn *conn;
+	struct smbdx_test_client *cl;
+	struct smbdx_conn *conn;
 
 	if (strlen(name) >= sizeof(cl->name) || svc_client_find(name))
 		return -EEXIST;
@@ -912,7 +912,7 @@ static int svc_open(const char *name, struct svc_args *a,
 	strscpy(cl->name, name, sizeof(cl->name));
 	cl->addr = a->addr;
 	init_waitqueue_head(&cl->wq);
-	conn = smbd_connect(&init_net, (struct sockaddr *)&a->addr, NULL,
+	conn = smbdx_connect(&init_net, (struct sockaddr *)&a->addr, NULL,
 			    &a->cfg, &svc_client_ops, cl);
 	if (IS_ERR(conn)) {
 		svc_printf("error: connect to %pISpc: %ld\n", &a->addr,
@@ -928,12 +928,12 @@ static int svc_open(const char *name, struct svc_args *a,
 	return 0;
 }
 
-static bool svc_echoes_done(struct smbd_test_client *cl, u64 want)
+static bool svc_echoes_done(struct smbdx_test_client *cl, u64 want)
 {
-	return atomic64_read(&cl->received) >= want || smbd_conn_error(cl->conn);
+	return atomic64_read(&cl->received) >= want || smbdx_conn_error(cl->conn);
 }
 
-static int svc_send(struct smbd_test_client *cl, u32 count, u32 size,
+static int svc_send(struct smbdx_test_client *cl, u32 count, u32 size,
 		    bool verify)
 {
 	u64 base = atomic64_read(&cl->sent), want, v0, m0;
@@ -964,7 +964,7 @@ static int svc_send(struct smbd_test_client *cl, u32 count, u32 size,
 		kv.iov_base = buf;
 		kv.iov_len = size;
 		iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, size);
-		rc = smbd_send(cl->conn, &it, 0, 0);
+		rc = smbdx_send(cl->conn, &it, 0, 0);
 		if (rc)
 			break;
 		atomic64_inc(&cl->sent);
@@ -972,10 +972,10 @@ static int svc_send(struct smbd_test_client *cl, u32 count, u32 size,
 	if (!rc && verify) {
 		want = base + count;
 		if (!wait_event_timeout(cl->wq, svc_echoes_done(cl, want),
-					msecs_to_jiffies(SMBD_TEST_WAIT_MS)))
+					msecs_to_jiffies(SMBDX_TEST_WAIT_MS)))
 			rc = -ETIMEDOUT;
 		else if (atomic64_read(&cl->received) < want)
-			rc = smbd_conn_error(cl->conn);
+			rc = smbdx_conn_error(cl->conn);
 	}
 	us = ktime_us_delta(ktime_get(), start);
 	kvfree(buf);
@@ -998,7 +998,7 @@ static int svc_send(struct smbd_test_client *cl, u32 count, u32 size,
 
 static int svc_cmd_send(int argc, char **argv)
 {
-	struct smbd_test_client *cl;
+	struct smbdx_test_client *cl;
 	struct svc_args a = {};
 	int i, rc;
 
@@ -1019,7 +1019,7 @@ static int svc_cmd_send(int argc, char **argv)
 
 static int svc_close(int argc, char **argv)
 {
-	struct smbd_test_client *cl, *tmp;
+	struct smbdx_test_client *cl, *tmp;
 	int n = 0;
 
 	if (argc < 1)
@@ -1036,7 +1036,7 @@ static int svc_close(int argc, char **argv)
 
 static int svc_run(int argc, char **argv)
 {
-	struct smbd_test_client *cl;
+	struct smbdx_test_client *cl;
 	struct svc_args a;
 	int rc;
 
@@ -1107,16 +1107,16 @@ static int svc_bench_parse(int argc, char **argv, struct svc_bench_args *b)
 /*
  * Connect a client for a benchmark command: in callback mode through the
  * ordinary client callbacks (echoes are counted and dropped), otherwise in
- * pull mode (no callbacks; the command takes echoes with smbd_recv_msg()).
+ * pull mode (no callbacks; the command takes echoes with smbdx_recv_msg()).
  */
-static int svc_bench_open(struct svc_bench_args *b, struct smbd_test_client *cl)
+static int svc_bench_open(struct svc_bench_args *b, struct smbdx_test_client *cl)
 {
-	struct smbd_conn *conn;
+	struct smbdx_conn *conn;
 
 	strscpy(cl->name, ".bench", sizeof(cl->name));
 	cl->addr = b->a.addr;
 	init_waitqueue_head(&cl->wq);
-	conn = smbd_connect(&init_net, (struct sockaddr *)&b->a.addr, NULL,
+	conn = smbdx_connect(&init_net, (struct sockaddr *)&b->a.addr, NULL,
 			    &b->a.cfg, b->callback ? &svc_client_ops : NULL, cl);
 	if (IS_ERR(conn)) {
 		svc_printf("error: connect to %pISpc: %ld\n", &b->a.addr,
@@ -1130,32 +1130,32 @@ static int svc_bench_open(struct svc_bench_args *b, struct smbd_test_client *cl)
 }
 
 /* Wait for the next echo; in pull mode take it, check it and free it. */
-static int svc_ping_wait(struct smbd_test_client *cl, bool callback,
+static int svc_ping_wait(struct smbdx_test_client *cl, bool callback,
 			 u64 want, const u8 *buf, u8 *cmp, u32 size, bool verify)
 {
-	struct smbd_msg *msg;
+	struct smbdx_msg *msg;
 	struct kvec kv = { cmp, size };
 	struct iov_iter it;
 	int rc;
 
 	if (callback) {
 		if (!wait_event_timeout(cl->wq, svc_echoes_done(cl, want),
-					msecs_to_jiffies(SMBD_TEST_WAIT_MS)))
+					msecs_to_jiffies(SMBDX_TEST_WAIT_MS)))
 			return -ETIMEDOUT;
 		if (atomic64_read(&cl->received) < want)
-			return smbd_conn_error(cl->conn) ?: -EIO;
+			return smbdx_conn_error(cl->conn) ?: -EIO;
 		return 0;
 	}
-	rc = smbd_recv_msg(cl->conn, msecs_to_jiffies(SMBD_TEST_WAIT_MS), &msg);
+	rc = smbdx_recv_msg(cl->conn, msecs_to_jiffies(SMBDX_TEST_WAIT_MS), &msg);
 	if (rc)
 		return rc;
-	rc = smbd_msg_len(msg) == size ? 0 : -EBADMSG;
+	rc = smbdx_msg_len(msg) == size ? 0 : -EBADMSG;
 	if (!rc && verify) {
 		iov_iter_kvec(&it, ITER_DEST, &kv, 1, size);
-		if (smbd_msg_copy(msg, 0, &it) != size || memcmp(buf, cmp, size))
+		if (smbdx_msg_copy(msg, 0, &it) != size || memcmp(buf, cmp, size))
 			rc = -EBADMSG;
 	}
-	smbd_msg_free(msg);
+	smbdx_msg_free(msg);
 	return rc;
 }
 
@@ -1201,14 +1201,14 @@ static void svc_ping_report(struct svc_bench_args *b, u64 *ns, u32 n, u64 total)
 /*
  * ping ADDR [PORT] count=N size=N [warmup=N] [callback=0|1] [verify=0|1]
  * [OPTIONS]: round trips against an echo listener, one message at a time.
- * Each round trip is timed from just before smbd_send() until the echo
+ * Each round trip is timed from just before smbdx_send() until the echo
  * has been received and freed, as every receiver must (pull mode: by us,
- * after smbd_recv_msg() and a length check; callback mode: by the recv
+ * after smbdx_recv_msg() and a length check; callback mode: by the recv
  * callback, before it wakes us); verify=1 adds its comparison to the time.
  */
 static int svc_ping(int argc, char **argv)
 {
-	struct smbd_test_client *cl;
+	struct smbdx_test_client *cl;
 	struct svc_bench_args b;
 	u64 *ns = NULL, t0, t1, first = 0;
 	u8 *buf = NULL, *cmp = NULL;
@@ -1247,7 +1247,7 @@ static int svc_ping(int argc, char **argv)
 		if (i == b.warmup)
 			first = ktime_get_ns();
 		t0 = ktime_get_ns();
-		rc = smbd_send(cl->conn, &it, 0, 0);
+		rc = smbdx_send(cl->conn, &it, 0, 0);
 		if (rc)
 			break;
 		rc = svc_ping_wait(cl, b.callback, i + 1, buf, cmp, b.a.size,
@@ -1262,7 +1262,7 @@ static int svc_ping(int argc, char **argv)
 		svc_printf("error: round trip %u of %u: %d\n", i + 1, n, rc);
 	else
 		svc_ping_report(&b, ns, b.a.count, ktime_get_ns() - first);
-	smbd_destroy(cl->conn);
+	smbdx_destroy(cl->conn);
 out_free:
 	kvfree(cmp);
 	kvfree(buf);
@@ -1282,19 +1282,19 @@ static u16 svc_port(const struct sockaddr_storage *ss)
  * The listener connection of this service that @conn is connected to, if
  * the peer is a listener of this module (loopback on one device).
  */
-static struct smbd_test_sconn *svc_bench_peer(struct smbd_conn *conn)
+static struct smbdx_test_sconn *svc_bench_peer(struct smbdx_conn *conn)
 {
-	struct smbd_conn_info mine, theirs;
-	struct smbd_test_listener *tl;
-	struct smbd_test_sconn *sc, *found = NULL;
+	struct smbdx_conn_info mine, theirs;
+	struct smbdx_test_listener *tl;
+	struct smbdx_test_sconn *sc, *found = NULL;
 
 	lockdep_assert_held(&svc_mutex);
-	if (smbd_conn_query(conn, &mine))
+	if (smbdx_conn_query(conn, &mine))
 		return NULL;
 	list_for_each_entry(tl, &svc_listeners, list) {
 		spin_lock_bh(&svc_lock);
 		list_for_each_entry(sc, &tl->conns, list) {
-			if (smbd_conn_query(sc->conn, &theirs))
+			if (smbdx_conn_query(sc->conn, &theirs))
 				continue;
 			if (svc_addr_eq(&mine.local, &theirs.peer) &&
 			    svc_port(&mine.local) == svc_port(&theirs.peer)) {
@@ -1310,14 +1310,14 @@ static struct smbd_test_sconn *svc_bench_peer(struct smbd_conn *conn)
 }
 
 /* Poll (every 50-100 us) until the local peer has received @want messages. */
-static int svc_stream_delivered(struct smbd_test_client *cl,
-				struct smbd_test_sconn *sc, u64 want)
+static int svc_stream_delivered(struct smbdx_test_client *cl,
+				struct smbdx_test_sconn *sc, u64 want)
 {
-	unsigned long end = jiffies + msecs_to_jiffies(SMBD_TEST_WAIT_MS);
+	unsigned long end = jiffies + msecs_to_jiffies(SMBDX_TEST_WAIT_MS);
 
 	while (atomic64_read(&sc->msgs) < want) {
-		if (smbd_conn_error(cl->conn) || smbd_conn_error(sc->conn))
-			return smbd_conn_error(cl->conn) ?: smbd_conn_error(sc->conn);
+		if (smbdx_conn_error(cl->conn) || smbdx_conn_error(sc->conn))
+			return smbdx_conn_error(cl->conn) ?: smbdx_conn_error(sc->conn);
 		if (time_after(jiffies, end))
 			return -ETIMEDOUT;
 		usleep_range(50, 100);
@@ -1327,7 +1327,7 @@ static int svc_stream_delivered(struct smbd_test_client *cl,
 
 /*
  * stream ADDR [PORT] count=N size=N [warmup=N] [OPTIONS]: send count
- * messages back to back, as fast as smbd_send() takes them, to a sink (or
+ * messages back to back, as fast as smbdx_send() takes them, to a sink (or
  * echo) listener; echoes are dropped. The buffer is filled once. If the
  * listener is this module's (loopback), the clock stops when it has
  * received the last message ("end=delivered"); otherwise when the last
@@ -1335,8 +1335,8 @@ static int svc_stream_delivered(struct smbd_test_client *cl,
  */
 static int svc_stream(int argc, char **argv)
 {
-	struct smbd_test_sconn *sc = NULL;
-	struct smbd_test_client *cl;
+	struct smbdx_test_sconn *sc = NULL;
+	struct smbdx_test_client *cl;
 	struct svc_bench_args b;
 	u64 t0, t1, tp, base = 0, bytes, cmib, ns;
 	u32 i, j, frac;
@@ -1382,7 +1382,7 @@ static int svc_stream(int argc, char **argv)
 		kv.iov_base = buf;
 		kv.iov_len = b.a.size;
 		iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, b.a.size);
-		rc = smbd_send(cl->conn, &it, 0, 0);
+		rc = smbdx_send(cl->conn, &it, 0, 0);
 		if (rc)
 			break;
 	}
@@ -1408,7 +1408,7 @@ static int svc_stream(int argc, char **argv)
 			   cmib, frac,
 			   sc ? "delivered" : "posted");
 	}
-	smbd_destroy(cl->conn);
+	smbdx_destroy(cl->conn);
 out_free:
 	kvfree(buf);
 	kfree(cl);
@@ -1446,7 +1446,7 @@ static int svc_command(char *line)
 	if (!strcmp(argv[0], "unlisten"))
 		return svc_unlisten(argc - 1, argv + 1);
 	if (!strcmp(argv[0], "open")) {
-		struct smbd_test_client *cl;
+		struct smbdx_test_client *cl;
 		struct svc_args a;
 		int rc;
 
@@ -1505,37 +1505,37 @@ DEFINE_SHOW_ATTRIBUTE(svc_result);
 
 static int svc_status_show(struct seq_file *m, void *unused)
 {
-	struct smbd_test_listener *tl;
-	struct smbd_test_client *cl;
-	struct smbd_test_sconn *sc;
+	struct smbdx_test_listener *tl;
+	struct smbdx_test_client *cl;
+	struct smbdx_test_sconn *sc;
 
 	mutex_lock(&svc_mutex);
 	list_for_each_entry(tl, &svc_listeners, list) {
 		seq_printf(m, "listener %s %pISc port=%d accepted=%lld",
-			   tl->mode == SMBD_TEST_ECHO ? "echo" : "sink",
+			   tl->mode == SMBDX_TEST_ECHO ? "echo" : "sink",
 			   &tl->addr, tl->port,
 			   (long long)atomic64_read(&tl->accepted));
 		spin_lock_bh(&svc_lock);
 		svc_interop_show(m, &tl->seen);
 		list_for_each_entry(sc, &tl->conns, list) {
 			seq_printf(m, "  server conn=%u messages=%lld bytes=%lld echo_errors=%lld error=%d",
-				   smbd_conn_id(sc->conn),
+				   smbdx_conn_id(sc->conn),
 				   (long long)atomic64_read(&sc->msgs),
 				   (long long)atomic64_read(&sc->bytes),
 				   (long long)atomic64_read(&sc->echo_errors),
-				   smbd_conn_error(sc->conn));
+				   smbdx_conn_error(sc->conn));
 			svc_interop_show(m, &sc->seen);
 		}
 		spin_unlock_bh(&svc_lock);
 	}
 	list_for_each_entry(cl, &svc_clients, list)
 		seq_printf(m, "client %s conn=%u peer=%pISpc sent=%lld received=%lld verified=%lld mismatched=%lld error=%d\n",
-			   cl->name, smbd_conn_id(cl->conn), &cl->addr,
+			   cl->name, smbdx_conn_id(cl->conn), &cl->addr,
 			   (long long)atomic64_read(&cl->sent),
 			   (long long)atomic64_read(&cl->received),
 			   (long long)atomic64_read(&cl->verified),
 			   (long long)atomic64_read(&cl->mismatched),
-			   smbd_conn_error(cl->conn));
+			   smbdx_conn_error(cl->conn));
 	mutex_unlock(&svc_mutex);
 	return 0;
 }
@@ -1543,7 +1543,7 @@ DEFINE_SHOW_ATTRIBUTE(svc_status);
 
 static int __init svc_init(void)
 {
-	svc_result = kzalloc(SMBD_TEST_RESULT_MAX, GFP_KERNEL);
+	svc_result = kzalloc(SMBDX_TEST_RESULT_MAX, GFP_KERNEL);
 	if (!svc_result)
 		return -ENOMEM;
 	INIT_WORK(&svc_reaper, svc_reaper_fn);
@@ -1556,8 +1556,8 @@ static int __init svc_init(void)
 
 static void __exit svc_exit(void)
 {
-	struct smbd_test_listener *tl, *tlt;
-	struct smbd_test_client *cl, *clt;
+	struct smbdx_test_listener *tl, *tlt;
+	struct smbdx_test_client *cl, *clt;
 
 	debugfs_remove_recursive(svc_dir);
 	mutex_lock(&svc_mutex);
@@ -1575,3 +1575,4 @@ module_exit(svc_exit);
 
 MODULE_DESCRIPTION("SMB Direct test and demo service (echo/sink listeners, client)");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(SMBDX_NS);

@@ -30,69 +30,69 @@
 #include "smbd.h"
 
 /**
- * smbd_neg_timer_start() - start the Negotiation Timer
+ * smbdx_neg_timer_start() - start the Negotiation Timer
  * @conn: connection
  */
-void smbd_neg_timer_start(struct smbd_conn *conn)
+void smbdx_neg_timer_start(struct smbdx_conn *conn)
 {
-	queue_delayed_work(smbd_wq, &conn->neg_work, conn->neg_timeout_j);
+	queue_delayed_work(smbdx_wq, &conn->neg_work, conn->neg_timeout_j);
 }
 
 /**
- * smbd_neg_work() - the Negotiation Timer expired (3.1.6.1)
+ * smbdx_neg_work() - the Negotiation Timer expired (3.1.6.1)
  * @w: the connection's neg_work
  */
-void smbd_neg_work(struct work_struct *w)
+void smbdx_neg_work(struct work_struct *w)
 {
-	struct smbd_conn *conn = container_of(to_delayed_work(w),
-					      struct smbd_conn, neg_work);
+	struct smbdx_conn *conn = container_of(to_delayed_work(w),
+					      struct smbdx_conn, neg_work);
 
 	spin_lock_bh(&conn->lock);
 	if (!conn->negotiated)
-		__smbd_conn_fail(conn, -ETIMEDOUT, SMBD_CAUSE_NEG_TIMEOUT);
+		__smbdx_conn_fail(conn, -ETIMEDOUT, SMBDX_CAUSE_NEG_TIMEOUT);
 	spin_unlock_bh(&conn->lock);
 }
 
 /**
- * smbd_idle_timer_arm() - (re)arm the Idle Connection Timer
+ * smbdx_idle_timer_arm() - (re)arm the Idle Connection Timer
  * @conn: connection, lock held
  * @delay: jiffies from now
  */
-void smbd_idle_timer_arm(struct smbd_conn *conn, unsigned long delay)
+void smbdx_idle_timer_arm(struct smbdx_conn *conn, unsigned long delay)
 {
 	lockdep_assert_held(&conn->lock);
-	if (conn->state == SMBD_CS_ESTABLISHED)
-		mod_delayed_work(smbd_wq, &conn->idle_work, delay);
+	if (conn->state == SMBDX_CS_ESTABLISHED)
+		mod_delayed_work(smbdx_wq, &conn->idle_work, delay);
 }
 
 /**
- * smbd_idle_work() - the Idle Connection Timer expired (3.1.6.2)
+ * smbdx_idle_work() - the Idle Connection Timer expired (3.1.6.2)
  * @w: the connection's idle_work
  */
-void smbd_idle_work(struct work_struct *w)
+void smbdx_idle_work(struct work_struct *w)
 {
-	struct smbd_conn *conn = container_of(to_delayed_work(w),
-					      struct smbd_conn, idle_work);
+	struct smbdx_conn *conn = container_of(to_delayed_work(w),
+					      struct smbdx_conn, idle_work);
 	unsigned long idle;
 
 	spin_lock_bh(&conn->lock);
-	if (conn->state != SMBD_CS_ESTABLISHED)
+	if (conn->state != SMBDX_CS_ESTABLISHED)
 		goto out;
-	if (conn->cr.keepalive == SMBD_KEEPALIVE_NONE) {
+	if (conn->cr.keepalive == SMBDX_KEEPALIVE_NONE) {
 		idle = jiffies - conn->last_rx;
 		if (idle < conn->keepalive_j) {
-			smbd_idle_timer_arm(conn, conn->keepalive_j - idle);
+			smbdx_idle_timer_arm(conn, conn->keepalive_j - idle);
 			goto out;
 		}
 	}
-	smbd_stat_inc(conn, SMBD_STAT_KEEPALIVE_TIMER);
-	if (!smbd_credits_on_idle_timeout(&conn->cr)) {
-		__smbd_conn_fail(conn, -ETIMEDOUT, SMBD_CAUSE_KEEPALIVE_TIMEOUT);
+	smbdx_stat_inc(conn, SMBDX_STAT_KEEPALIVE_TIMER);
+	if (!smbdx_credits_on_idle_timeout(&conn->cr)) {
+		__smbdx_conn_fail(conn, -ETIMEDOUT, SMBDX_CAUSE_KEEPALIVE_TIMEOUT);
 		goto out;
 	}
 	/* If the request cannot even be sent, give up after the wait too. */
-	smbd_idle_timer_arm(conn, conn->keepalive_wait_j);
-	__smbd_send_pump(conn, NULL);
+	smbdx_idle_timer_arm(conn, conn->keepalive_wait_j);
+	__smbdx_send_pump(conn, NULL);
 out:
 	spin_unlock_bh(&conn->lock);
 }

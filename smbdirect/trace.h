@@ -13,12 +13,12 @@
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM smbdirect
 
-#if !defined(_SMBD_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
-#define _SMBD_TRACE_H
+#if !defined(_SMBDX_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _SMBDX_TRACE_H
 
 #include <linux/tracepoint.h>
 
-TRACE_EVENT(smbd_state,
+TRACE_EVENT(smbdx_state,
 	    TP_PROTO(u32 conn, int old, int new),
 	    TP_ARGS(conn, old, new),
 	    TP_STRUCT__entry(__field(u32, conn)
@@ -31,7 +31,7 @@ TRACE_EVENT(smbd_state,
 		      __entry->new)
 );
 
-TRACE_EVENT(smbd_error,
+TRACE_EVENT(smbdx_error,
 	    TP_PROTO(u32 conn, int err, int cause),
 	    TP_ARGS(conn, err, cause),
 	    TP_STRUCT__entry(__field(u32, conn)
@@ -44,7 +44,7 @@ TRACE_EVENT(smbd_error,
 		      __entry->cause)
 );
 
-DECLARE_EVENT_CLASS(smbd_post_class,
+DECLARE_EVENT_CLASS(smbdx_post_class,
 		    TP_PROTO(u32 conn, u32 cid, u32 len),
 		    TP_ARGS(conn, cid, len),
 		    TP_STRUCT__entry(__field(u32, conn)
@@ -57,15 +57,15 @@ DECLARE_EVENT_CLASS(smbd_post_class,
 			      __entry->cid, __entry->len)
 );
 
-DEFINE_EVENT(smbd_post_class, smbd_post_send,
+DEFINE_EVENT(smbdx_post_class, smbdx_post_send,
 	     TP_PROTO(u32 conn, u32 cid, u32 len),
 	     TP_ARGS(conn, cid, len));
 
-DEFINE_EVENT(smbd_post_class, smbd_post_recv,
+DEFINE_EVENT(smbdx_post_class, smbdx_post_recv,
 	     TP_PROTO(u32 conn, u32 cid, u32 len),
 	     TP_ARGS(conn, cid, len));
 
-DECLARE_EVENT_CLASS(smbd_completion_class,
+DECLARE_EVENT_CLASS(smbdx_completion_class,
 		    TP_PROTO(u32 conn, u32 cid, int status, u32 byte_len),
 		    TP_ARGS(conn, cid, status, byte_len),
 		    TP_STRUCT__entry(__field(u32, conn)
@@ -81,15 +81,15 @@ DECLARE_EVENT_CLASS(smbd_completion_class,
 			      __entry->byte_len)
 );
 
-DEFINE_EVENT(smbd_completion_class, smbd_send_done,
+DEFINE_EVENT(smbdx_completion_class, smbdx_send_done,
 	     TP_PROTO(u32 conn, u32 cid, int status, u32 byte_len),
 	     TP_ARGS(conn, cid, status, byte_len));
 
-DEFINE_EVENT(smbd_completion_class, smbd_recv_done,
+DEFINE_EVENT(smbdx_completion_class, smbdx_recv_done,
 	     TP_PROTO(u32 conn, u32 cid, int status, u32 byte_len),
 	     TP_ARGS(conn, cid, status, byte_len));
 
-TRACE_EVENT(smbd_credits,
+TRACE_EVENT(smbdx_credits,
 	    TP_PROTO(u32 conn, bool tx, u32 granted, u32 send_credits,
 		     u32 recv_posted, u32 recv_granted),
 	    TP_ARGS(conn, tx, granted, send_credits, recv_posted, recv_granted),
@@ -111,7 +111,7 @@ TRACE_EVENT(smbd_credits,
 		      __entry->recv_granted)
 );
 
-TRACE_EVENT(smbd_mr,
+TRACE_EVENT(smbdx_mr,
 	    TP_PROTO(u32 conn, u32 rkey, const char *what),
 	    TP_ARGS(conn, rkey, what),
 	    TP_STRUCT__entry(__field(u32, conn)
@@ -124,7 +124,7 @@ TRACE_EVENT(smbd_mr,
 		      __get_str(what))
 );
 
-TRACE_EVENT(smbd_rw,
+TRACE_EVENT(smbdx_rw,
 	    TP_PROTO(u32 conn, u32 cid, bool read, u32 len, u32 wrs, int status),
 	    TP_ARGS(conn, cid, read, len, wrs, status),
 	    TP_STRUCT__entry(__field(u32, conn)
@@ -145,7 +145,7 @@ TRACE_EVENT(smbd_rw,
 		      __entry->wrs, __entry->status)
 );
 
-#endif /* _SMBD_TRACE_H */
+#endif /* _SMBDX_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH
 #define TRACE_INCLUDE_PATH .

@@ -24,56 +24,56 @@
 #include <linux/types.h>
 
 /* Protocol version 1.0, MS-SMBD 1.7 */
-#define SMBD_VERSION_1_0		0x0100
+#define SMBDX_VERSION_1_0		0x0100
 
 /* Wire sizes, MS-SMBD 2.2.1 - 2.2.3.1 and appendix A */
-#define SMBD_NEGOTIATE_REQ_LEN		20
-#define SMBD_NEGOTIATE_RESP_LEN		32
-#define SMBD_DATA_HDR_LEN		20
-#define SMBD_BUFFER_DESC_V1_LEN		16
-#define SMBD_IRD_ORD_LEN		8
+#define SMBDX_NEGOTIATE_REQ_LEN		20
+#define SMBDX_NEGOTIATE_RESP_LEN		32
+#define SMBDX_DATA_HDR_LEN		20
+#define SMBDX_BUFFER_DESC_V1_LEN		16
+#define SMBDX_IRD_ORD_LEN		8
 
 /* Default DataOffset of a data-carrying message (MS-SMBD 3.1.5.4) */
-#define SMBD_DATA_PAYLOAD_OFFSET	24
+#define SMBDX_DATA_PAYLOAD_OFFSET	24
 /* DataOffset alignment (MS-SMBD 2.2.3) */
-#define SMBD_DATA_ALIGN			8
+#define SMBDX_DATA_ALIGN			8
 
 /* Data Transfer Flags, MS-SMBD 2.2.3 */
-#define SMBD_FLAG_RESPONSE_REQUESTED	0x0001
+#define SMBDX_FLAG_RESPONSE_REQUESTED	0x0001
 
 /* Protocol minimums a peer must advertise (MS-SMBD 3.1.5.6, 3.1.5.7) */
-#define SMBD_PROTO_MIN_RECV_SIZE	128
-#define SMBD_PROTO_MIN_FRAG_SIZE	131072
+#define SMBDX_PROTO_MIN_RECV_SIZE	128
+#define SMBDX_PROTO_MIN_FRAG_SIZE	131072
 /* Size of the single receive posted for the negotiate message (3.1.4.1) */
-#define SMBD_PROTO_NEG_RECV_SIZE	512
+#define SMBDX_PROTO_NEG_RECV_SIZE	512
 
 /* Ports, MS-SMBD 1.9: 445 for IB/RoCE, 5445 for iWARP */
-#define SMBD_PORT_IB			445
-#define SMBD_PORT_IWARP			5445
+#define SMBDX_PORT_IB			445
+#define SMBDX_PORT_IWARP			5445
 
 /* NTSTATUS values carried in a Negotiate Response (MS-ERREF 2.3) */
-#define SMBD_STATUS_SUCCESS			0x00000000
-#define SMBD_STATUS_NOT_SUPPORTED		0xC00000BB
-#define SMBD_STATUS_INSUFFICIENT_RESOURCES	0xC000009A
+#define SMBDX_STATUS_SUCCESS			0x00000000
+#define SMBDX_STATUS_NOT_SUPPORTED		0xC00000BB
+#define SMBDX_STATUS_INSUFFICIENT_RESOURCES	0xC000009A
 
 /* Windows initial values, MS-SMBD appendix B <3> and <8> */
-#define SMBD_WIN_CREDITS		255
-#define SMBD_WIN_MAX_SEND_SIZE		1364
-#define SMBD_WIN_MAX_RECV_SIZE		8192
-#define SMBD_WIN_MAX_FRAG_SIZE		1048576
-#define SMBD_WIN_MAX_RW_SIZE		8388608
-#define SMBD_WIN_KEEPALIVE_SEC		120
+#define SMBDX_WIN_CREDITS		255
+#define SMBDX_WIN_MAX_SEND_SIZE		1364
+#define SMBDX_WIN_MAX_RECV_SIZE		8192
+#define SMBDX_WIN_MAX_FRAG_SIZE		1048576
+#define SMBDX_WIN_MAX_RW_SIZE		8388608
+#define SMBDX_WIN_KEEPALIVE_SEC		120
 
 /* Our defaults (DESIGN.md section 3) */
-#define SMBD_DEF_RECV_CREDIT_MAX	255
-#define SMBD_DEF_SEND_CREDIT_TARGET	255
-#define SMBD_DEF_MAX_SEND_SIZE		1364
-#define SMBD_DEF_MAX_RECV_SIZE		1364
-#define SMBD_DEF_MAX_RW_SIZE		(8 * 1024 * 1024)
-#define SMBD_DEF_KEEPALIVE_SEC		120
+#define SMBDX_DEF_RECV_CREDIT_MAX	255
+#define SMBDX_DEF_SEND_CREDIT_TARGET	255
+#define SMBDX_DEF_MAX_SEND_SIZE		1364
+#define SMBDX_DEF_MAX_RECV_SIZE		1364
+#define SMBDX_DEF_MAX_RW_SIZE		(8 * 1024 * 1024)
+#define SMBDX_DEF_KEEPALIVE_SEC		120
 
 /**
- * struct smbd_negotiate_req - Negotiate Request, MS-SMBD 2.2.1
+ * struct smbdx_negotiate_req - Negotiate Request, MS-SMBD 2.2.1
  * @min_version: lowest protocol version the sender supports
  * @max_version: highest protocol version the sender supports
  * @reserved: sent as 0, ignored on receipt
@@ -82,7 +82,7 @@
  * @max_receive_size: largest message the sender can receive
  * @max_fragmented_size: largest upper-layer message the sender can reassemble
  */
-struct smbd_negotiate_req {
+struct smbdx_negotiate_req {
 	__le16 min_version;
 	__le16 max_version;
 	__le16 reserved;
@@ -91,10 +91,10 @@ struct smbd_negotiate_req {
 	__le32 max_receive_size;
 	__le32 max_fragmented_size;
 } __packed;
-static_assert(sizeof(struct smbd_negotiate_req) == SMBD_NEGOTIATE_REQ_LEN);
+static_assert(sizeof(struct smbdx_negotiate_req) == SMBDX_NEGOTIATE_REQ_LEN);
 
 /**
- * struct smbd_negotiate_resp - Negotiate Response, MS-SMBD 2.2.2
+ * struct smbdx_negotiate_resp - Negotiate Response, MS-SMBD 2.2.2
  * @min_version: lowest protocol version the sender supports
  * @max_version: highest protocol version the sender supports
  * @negotiated_version: version selected for the connection
@@ -107,7 +107,7 @@ static_assert(sizeof(struct smbd_negotiate_req) == SMBD_NEGOTIATE_REQ_LEN);
  * @max_receive_size: largest message the sender can receive
  * @max_fragmented_size: largest upper-layer message the sender can reassemble
  */
-struct smbd_negotiate_resp {
+struct smbdx_negotiate_resp {
 	__le16 min_version;
 	__le16 max_version;
 	__le16 negotiated_version;
@@ -120,22 +120,22 @@ struct smbd_negotiate_resp {
 	__le32 max_receive_size;
 	__le32 max_fragmented_size;
 } __packed;
-static_assert(sizeof(struct smbd_negotiate_resp) == SMBD_NEGOTIATE_RESP_LEN);
+static_assert(sizeof(struct smbdx_negotiate_resp) == SMBDX_NEGOTIATE_RESP_LEN);
 
 /**
- * struct smbd_data_transfer - Data Transfer message header, MS-SMBD 2.2.3
+ * struct smbdx_data_transfer - Data Transfer message header, MS-SMBD 2.2.3
  * @credits_requested: total Send Credits requested of the receiver
  * @credits_granted: Send Credits newly granted to the receiver
- * @flags: SMBD_FLAG_*
+ * @flags: SMBDX_FLAG_*
  * @reserved: sent as 0, ignored on receipt
  * @remaining_data_length: bytes of the upper-layer message after this one
  * @data_offset: offset of the payload from the start of the header
  * @data_length: length of the payload
  *
  * Padding (normally 4 bytes, so that the payload starts at
- * SMBD_DATA_PAYLOAD_OFFSET) and the payload follow the header.
+ * SMBDX_DATA_PAYLOAD_OFFSET) and the payload follow the header.
  */
-struct smbd_data_transfer {
+struct smbdx_data_transfer {
 	__le16 credits_requested;
 	__le16 credits_granted;
 	__le16 flags;
@@ -144,123 +144,123 @@ struct smbd_data_transfer {
 	__le32 data_offset;
 	__le32 data_length;
 } __packed;
-static_assert(sizeof(struct smbd_data_transfer) == SMBD_DATA_HDR_LEN);
+static_assert(sizeof(struct smbdx_data_transfer) == SMBDX_DATA_HDR_LEN);
 
 /**
- * struct smbd_buffer_desc_v1 - Buffer Descriptor V1, MS-SMBD 2.2.3.1
+ * struct smbdx_buffer_desc_v1 - Buffer Descriptor V1, MS-SMBD 2.2.3.1
  * @offset: provider-specific offset (iova) of the first byte
  * @token: steering tag (rkey)
  * @length: length of the registered buffer segment
  */
-struct smbd_buffer_desc_v1 {
+struct smbdx_buffer_desc_v1 {
 	__le64 offset;
 	__le32 token;
 	__le32 length;
 } __packed;
-static_assert(sizeof(struct smbd_buffer_desc_v1) == SMBD_BUFFER_DESC_V1_LEN);
+static_assert(sizeof(struct smbdx_buffer_desc_v1) == SMBDX_BUFFER_DESC_V1_LEN);
 
 /**
- * struct smbd_ird_ord_hdr - iWARP IRD/ORD negotiate header, MS-SMBD 6.1
+ * struct smbdx_ird_ord_hdr - iWARP IRD/ORD negotiate header, MS-SMBD 6.1
  * @ird: incoming RDMA read depth of the sender, big-endian
  * @ord: outgoing RDMA read depth of the sender, big-endian
  *
  * Sent as the whole CM private data on iWARP only (port 5445).
  */
-struct smbd_ird_ord_hdr {
+struct smbdx_ird_ord_hdr {
 	__be32 ird;
 	__be32 ord;
 } __packed;
-static_assert(sizeof(struct smbd_ird_ord_hdr) == SMBD_IRD_ORD_LEN);
+static_assert(sizeof(struct smbdx_ird_ord_hdr) == SMBDX_IRD_ORD_LEN);
 
 /**
- * enum smbd_verdict - result of a codec, credit or reassembly check
- * @SMBD_OK: input accepted
- * @SMBD_ERR_NEG_REQ_SHORT: negotiate request shorter than 20 bytes (3.1.5.6)
- * @SMBD_ERR_NEG_REQ_VERSION: version range excludes 0x0100 (3.1.5.6);
+ * enum smbdx_verdict - result of a codec, credit or reassembly check
+ * @SMBDX_OK: input accepted
+ * @SMBDX_ERR_NEG_REQ_SHORT: negotiate request shorter than 20 bytes (3.1.5.6)
+ * @SMBDX_ERR_NEG_REQ_VERSION: version range excludes 0x0100 (3.1.5.6);
  *	answer with STATUS_NOT_SUPPORTED
- * @SMBD_ERR_NEG_REQ_CREDITS: CreditsRequested is 0 (3.1.5.6)
- * @SMBD_ERR_NEG_REQ_MAX_RECV: MaxReceiveSize below 128 (3.1.5.6)
- * @SMBD_ERR_NEG_REQ_MAX_FRAG: MaxFragmentedSize below 131072 (3.1.5.6)
- * @SMBD_ERR_NEG_RESP_SHORT: negotiate response shorter than 32 bytes (3.1.5.7)
- * @SMBD_ERR_NEG_RESP_STATUS: Status is not 0 (3.1.5.7)
- * @SMBD_ERR_NEG_RESP_VERSION: NegotiatedVersion is not 0x0100 (3.1.5.7)
- * @SMBD_ERR_NEG_RESP_CREDITS_GRANTED: CreditsGranted is 0 (3.1.5.7)
- * @SMBD_ERR_NEG_RESP_CREDITS_REQUESTED: CreditsRequested is 0 (3.1.5.7)
- * @SMBD_ERR_NEG_RESP_MAX_RECV: MaxReceiveSize below 128 (3.1.5.7)
- * @SMBD_ERR_NEG_RESP_MAX_FRAG: MaxFragmentedSize below 131072 (3.1.5.7)
- * @SMBD_ERR_NEG_RESP_PREF_SEND: PreferredSendSize above our MaxReceiveSize
+ * @SMBDX_ERR_NEG_REQ_CREDITS: CreditsRequested is 0 (3.1.5.6)
+ * @SMBDX_ERR_NEG_REQ_MAX_RECV: MaxReceiveSize below 128 (3.1.5.6)
+ * @SMBDX_ERR_NEG_REQ_MAX_FRAG: MaxFragmentedSize below 131072 (3.1.5.6)
+ * @SMBDX_ERR_NEG_RESP_SHORT: negotiate response shorter than 32 bytes (3.1.5.7)
+ * @SMBDX_ERR_NEG_RESP_STATUS: Status is not 0 (3.1.5.7)
+ * @SMBDX_ERR_NEG_RESP_VERSION: NegotiatedVersion is not 0x0100 (3.1.5.7)
+ * @SMBDX_ERR_NEG_RESP_CREDITS_GRANTED: CreditsGranted is 0 (3.1.5.7)
+ * @SMBDX_ERR_NEG_RESP_CREDITS_REQUESTED: CreditsRequested is 0 (3.1.5.7)
+ * @SMBDX_ERR_NEG_RESP_MAX_RECV: MaxReceiveSize below 128 (3.1.5.7)
+ * @SMBDX_ERR_NEG_RESP_MAX_FRAG: MaxFragmentedSize below 131072 (3.1.5.7)
+ * @SMBDX_ERR_NEG_RESP_PREF_SEND: PreferredSendSize above our MaxReceiveSize
  *	(3.1.5.7)
- * @SMBD_ERR_NEG_NO_RECV_CREDITS: no receive credit after credit set-up
+ * @SMBDX_ERR_NEG_NO_RECV_CREDITS: no receive credit after credit set-up
  *	(3.1.5.6, 3.1.5.7); the passive side answers with
  *	STATUS_INSUFFICIENT_RESOURCES
- * @SMBD_ERR_DATA_SHORT: data transfer message shorter than 20 bytes (3.1.5.8)
- * @SMBD_ERR_DATA_CREDITS_REQUESTED: CreditsRequested is 0 (3.1.5.8)
- * @SMBD_ERR_DATA_OFFSET_ALIGN: DataOffset not 8-byte aligned (3.1.5.8)
- * @SMBD_ERR_DATA_OFFSET_OVERLAP: payload starts inside the 20-byte header
+ * @SMBDX_ERR_DATA_SHORT: data transfer message shorter than 20 bytes (3.1.5.8)
+ * @SMBDX_ERR_DATA_CREDITS_REQUESTED: CreditsRequested is 0 (3.1.5.8)
+ * @SMBDX_ERR_DATA_OFFSET_ALIGN: DataOffset not 8-byte aligned (3.1.5.8)
+ * @SMBDX_ERR_DATA_OFFSET_OVERLAP: payload starts inside the 20-byte header
  *	(2.2.3)
- * @SMBD_ERR_DATA_OVERFLOW: DataOffset + DataLength overflows 32 bits (3.1.5.8)
- * @SMBD_ERR_DATA_PAST_END: DataOffset + DataLength beyond the message
+ * @SMBDX_ERR_DATA_OVERFLOW: DataOffset + DataLength overflows 32 bits (3.1.5.8)
+ * @SMBDX_ERR_DATA_PAST_END: DataOffset + DataLength beyond the message
  *	(3.1.5.8)
- * @SMBD_ERR_DATA_TOO_BIG: DataLength + RemainingDataLength above
+ * @SMBDX_ERR_DATA_TOO_BIG: DataLength + RemainingDataLength above
  *	MaxFragmentedRecvSize (3.1.5.8)
- * @SMBD_ERR_REASM_MISMATCH: RemainingDataLength inconsistent with the
+ * @SMBDX_ERR_REASM_MISMATCH: RemainingDataLength inconsistent with the
  *	fragmented message being reassembled (3.1.5.8)
- * @SMBD_ERR_RECV_NO_CREDIT: the peer sent a message without holding a
+ * @SMBDX_ERR_RECV_NO_CREDIT: the peer sent a message without holding a
  *	credit (3.1.5.1)
- * @SMBD_ERR_SEND_CREDIT_OVERFLOW: the peer granted more than 65535
+ * @SMBDX_ERR_SEND_CREDIT_OVERFLOW: the peer granted more than 65535
  *	outstanding credits (3.1.5.8)
- * @SMBD_ERR_MSG_TOO_BIG: local: message longer than MaxFragmentedSendSize
+ * @SMBDX_ERR_MSG_TOO_BIG: local: message longer than MaxFragmentedSendSize
  *	(3.1.4.2, 3.1.5.4)
- * @SMBD_ERR_BUF_TOO_SMALL: local: output buffer too small
- * @SMBD_ERR_INVALID: local: invalid argument or configuration
- * @SMBD_ERR_FRAG_CONFIG: local: receive credits and size cannot give a
+ * @SMBDX_ERR_BUF_TOO_SMALL: local: output buffer too small
+ * @SMBDX_ERR_INVALID: local: invalid argument or configuration
+ * @SMBDX_ERR_FRAG_CONFIG: local: receive credits and size cannot give a
  *	MaxFragmentedRecvSize of at least 131072 without letting reassembly
  *	hold half of the receive buffers (LESSONS)
- * @SMBD_ERR_BD_LENGTH: buffer descriptor array empty or not a multiple of
+ * @SMBDX_ERR_BD_LENGTH: buffer descriptor array empty or not a multiple of
  *	16 bytes (2.2.3.1)
- * @SMBD_ERR_BD_OVERFLOW: buffer descriptor Offset + Length overflows 64 bits,
+ * @SMBDX_ERR_BD_OVERFLOW: buffer descriptor Offset + Length overflows 64 bits,
  *	or the array's total length overflows
- * @SMBD_ERR_IRD_ORD_ZERO: negotiated IRD or ORD is zero (appendix A 6.2)
- * @SMBD_VERDICT_COUNT: number of verdicts, for per-cause counter arrays
+ * @SMBDX_ERR_IRD_ORD_ZERO: negotiated IRD or ORD is zero (appendix A 6.2)
+ * @SMBDX_VERDICT_COUNT: number of verdicts, for per-cause counter arrays
  */
-enum smbd_verdict {
-	SMBD_OK = 0,
-	SMBD_ERR_NEG_REQ_SHORT,
-	SMBD_ERR_NEG_REQ_VERSION,
-	SMBD_ERR_NEG_REQ_CREDITS,
-	SMBD_ERR_NEG_REQ_MAX_RECV,
-	SMBD_ERR_NEG_REQ_MAX_FRAG,
-	SMBD_ERR_NEG_RESP_SHORT,
-	SMBD_ERR_NEG_RESP_STATUS,
-	SMBD_ERR_NEG_RESP_VERSION,
-	SMBD_ERR_NEG_RESP_CREDITS_GRANTED,
-	SMBD_ERR_NEG_RESP_CREDITS_REQUESTED,
-	SMBD_ERR_NEG_RESP_MAX_RECV,
-	SMBD_ERR_NEG_RESP_MAX_FRAG,
-	SMBD_ERR_NEG_RESP_PREF_SEND,
-	SMBD_ERR_NEG_NO_RECV_CREDITS,
-	SMBD_ERR_DATA_SHORT,
-	SMBD_ERR_DATA_CREDITS_REQUESTED,
-	SMBD_ERR_DATA_OFFSET_ALIGN,
-	SMBD_ERR_DATA_OFFSET_OVERLAP,
-	SMBD_ERR_DATA_OVERFLOW,
-	SMBD_ERR_DATA_PAST_END,
-	SMBD_ERR_DATA_TOO_BIG,
-	SMBD_ERR_REASM_MISMATCH,
-	SMBD_ERR_RECV_NO_CREDIT,
-	SMBD_ERR_SEND_CREDIT_OVERFLOW,
-	SMBD_ERR_MSG_TOO_BIG,
-	SMBD_ERR_BUF_TOO_SMALL,
-	SMBD_ERR_INVALID,
-	SMBD_ERR_FRAG_CONFIG,
-	SMBD_ERR_BD_LENGTH,
-	SMBD_ERR_BD_OVERFLOW,
-	SMBD_ERR_IRD_ORD_ZERO,
-	SMBD_VERDICT_COUNT
+enum smbdx_verdict {
+	SMBDX_OK = 0,
+	SMBDX_ERR_NEG_REQ_SHORT,
+	SMBDX_ERR_NEG_REQ_VERSION,
+	SMBDX_ERR_NEG_REQ_CREDITS,
+	SMBDX_ERR_NEG_REQ_MAX_RECV,
+	SMBDX_ERR_NEG_REQ_MAX_FRAG,
+	SMBDX_ERR_NEG_RESP_SHORT,
+	SMBDX_ERR_NEG_RESP_STATUS,
+	SMBDX_ERR_NEG_RESP_VERSION,
+	SMBDX_ERR_NEG_RESP_CREDITS_GRANTED,
+	SMBDX_ERR_NEG_RESP_CREDITS_REQUESTED,
+	SMBDX_ERR_NEG_RESP_MAX_RECV,
+	SMBDX_ERR_NEG_RESP_MAX_FRAG,
+	SMBDX_ERR_NEG_RESP_PREF_SEND,
+	SMBDX_ERR_NEG_NO_RECV_CREDITS,
+	SMBDX_ERR_DATA_SHORT,
+	SMBDX_ERR_DATA_CREDITS_REQUESTED,
+	SMBDX_ERR_DATA_OFFSET_ALIGN,
+	SMBDX_ERR_DATA_OFFSET_OVERLAP,
+	SMBDX_ERR_DATA_OVERFLOW,
+	SMBDX_ERR_DATA_PAST_END,
+	SMBDX_ERR_DATA_TOO_BIG,
+	SMBDX_ERR_REASM_MISMATCH,
+	SMBDX_ERR_RECV_NO_CREDIT,
+	SMBDX_ERR_SEND_CREDIT_OVERFLOW,
+	SMBDX_ERR_MSG_TOO_BIG,
+	SMBDX_ERR_BUF_TOO_SMALL,
+	SMBDX_ERR_INVALID,
+	SMBDX_ERR_FRAG_CONFIG,
+	SMBDX_ERR_BD_LENGTH,
+	SMBDX_ERR_BD_OVERFLOW,
+	SMBDX_ERR_IRD_ORD_ZERO,
+	SMBDX_VERDICT_COUNT
 };
 
 /**
- * struct smbd_proto_config - local initial values, MS-SMBD 3.1.4.1 / 3.1.7.2
+ * struct smbdx_proto_config - local initial values, MS-SMBD 3.1.4.1 / 3.1.7.2
  * @recv_credit_max: Connection.ReceiveCreditMax, also the number of receive
  *	buffers the transport may post after negotiation
  * @send_credit_target: Connection.SendCreditTarget (CreditsRequested we send)
@@ -271,7 +271,7 @@ enum smbd_verdict {
  * @max_read_write_size: Connection.MaxReadWriteSize limit
  * @keepalive_interval: Connection.KeepaliveInterval in seconds
  */
-struct smbd_proto_config {
+struct smbdx_proto_config {
 	u16 recv_credit_max;
 	u16 send_credit_target;
 	u32 max_send_size;
@@ -282,8 +282,8 @@ struct smbd_proto_config {
 };
 
 /**
- * struct smbd_proto_params - negotiated connection parameters (3.1.4.7)
- * @protocol: Connection.Protocol, SMBD_VERSION_1_0
+ * struct smbdx_proto_params - negotiated connection parameters (3.1.4.7)
+ * @protocol: Connection.Protocol, SMBDX_VERSION_1_0
  * @send_credits: initial Connection.SendCredits (granted by the peer's
  *	negotiate response on the active side, 0 on the passive side)
  * @send_credit_target: Connection.SendCreditTarget
@@ -296,7 +296,7 @@ struct smbd_proto_config {
  * @max_read_write_size: Connection.MaxReadWriteSize
  * @keepalive_interval: Connection.KeepaliveInterval in seconds
  */
-struct smbd_proto_params {
+struct smbdx_proto_params {
 	u16 protocol;
 	u16 send_credits;
 	u16 send_credit_target;
@@ -311,7 +311,7 @@ struct smbd_proto_params {
 };
 
 /**
- * struct smbd_neg_req_info - decoded Negotiate Request, host byte order
+ * struct smbdx_neg_req_info - decoded Negotiate Request, host byte order
  * @min_version: MinVersion
  * @max_version: MaxVersion
  * @credits_requested: CreditsRequested
@@ -319,7 +319,7 @@ struct smbd_proto_params {
  * @max_receive_size: MaxReceiveSize
  * @max_fragmented_size: MaxFragmentedSize
  */
-struct smbd_neg_req_info {
+struct smbdx_neg_req_info {
 	u16 min_version;
 	u16 max_version;
 	u16 credits_requested;
@@ -329,7 +329,7 @@ struct smbd_neg_req_info {
 };
 
 /**
- * struct smbd_neg_resp_info - decoded Negotiate Response, host byte order
+ * struct smbdx_neg_resp_info - decoded Negotiate Response, host byte order
  * @min_version: MinVersion
  * @max_version: MaxVersion
  * @negotiated_version: NegotiatedVersion
@@ -341,7 +341,7 @@ struct smbd_neg_req_info {
  * @max_receive_size: MaxReceiveSize
  * @max_fragmented_size: MaxFragmentedSize
  */
-struct smbd_neg_resp_info {
+struct smbdx_neg_resp_info {
 	u16 min_version;
 	u16 max_version;
 	u16 negotiated_version;
@@ -355,19 +355,19 @@ struct smbd_neg_resp_info {
 };
 
 /**
- * struct smbd_data_info - Data Transfer header fields, host byte order
+ * struct smbdx_data_info - Data Transfer header fields, host byte order
  * @credits_requested: CreditsRequested
  * @credits_granted: CreditsGranted
- * @flags: Flags (SMBD_FLAG_*)
+ * @flags: Flags (SMBDX_FLAG_*)
  * @remaining_data_length: RemainingDataLength
  * @data_offset: DataOffset
  * @data_length: DataLength
  *
- * Filled by smbd_data_decode() on receive. On send, the credit engine fills
+ * Filled by smbdx_data_decode() on receive. On send, the credit engine fills
  * the credit and flag fields and the fragmenter the three data fields, then
- * smbd_data_encode() writes the header.
+ * smbdx_data_encode() writes the header.
  */
-struct smbd_data_info {
+struct smbdx_data_info {
 	u16 credits_requested;
 	u16 credits_granted;
 	u16 flags;
@@ -377,89 +377,89 @@ struct smbd_data_info {
 };
 
 /**
- * struct smbd_buffer_desc - Buffer Descriptor V1 in host byte order
+ * struct smbdx_buffer_desc - Buffer Descriptor V1 in host byte order
  * @offset: Offset
  * @token: Token
  * @length: Length
  */
-struct smbd_buffer_desc {
+struct smbdx_buffer_desc {
 	u64 offset;
 	u32 token;
 	u32 length;
 };
 
 /**
- * struct smbd_ird_ord - IRD/ORD pair in host byte order
+ * struct smbdx_ird_ord - IRD/ORD pair in host byte order
  * @ird: incoming RDMA read depth (responder resources)
  * @ord: outgoing RDMA read depth (initiator depth)
  */
-struct smbd_ird_ord {
+struct smbdx_ird_ord {
 	u32 ird;
 	u32 ord;
 };
 
 /**
- * enum smbd_ird_ord_kind - what the peer's CM private data contained
- * @SMBD_IRD_ORD_ABSENT: not iWARP, or private data not exactly 8 bytes;
+ * enum smbdx_ird_ord_kind - what the peer's CM private data contained
+ * @SMBDX_IRD_ORD_ABSENT: not iWARP, or private data not exactly 8 bytes;
  *	the CM's own values are used
- * @SMBD_IRD_ORD_MATCH: header present and equal to the CM's values (the
+ * @SMBDX_IRD_ORD_MATCH: header present and equal to the CM's values (the
  *	peer negotiated with MPA v2 as well); no reply header is needed
- * @SMBD_IRD_ORD_LEGACY: header present and different from the CM's values:
+ * @SMBDX_IRD_ORD_LEGACY: header present and different from the CM's values:
  *	a legacy (MPA v1 or byte-swapped) peer; the values were repaired and
  *	the reply must carry a header too
  */
-enum smbd_ird_ord_kind {
-	SMBD_IRD_ORD_ABSENT,
-	SMBD_IRD_ORD_MATCH,
-	SMBD_IRD_ORD_LEGACY,
+enum smbdx_ird_ord_kind {
+	SMBDX_IRD_ORD_ABSENT,
+	SMBDX_IRD_ORD_MATCH,
+	SMBDX_IRD_ORD_LEGACY,
 };
 
-const char *smbd_verdict_str(enum smbd_verdict v);
-u32 smbd_verdict_nt_status(enum smbd_verdict v);
+const char *smbdx_verdict_str(enum smbdx_verdict v);
+u32 smbdx_verdict_nt_status(enum smbdx_verdict v);
 
-void smbd_config_init_defaults(struct smbd_proto_config *cfg);
-enum smbd_verdict smbd_config_validate(const struct smbd_proto_config *cfg);
+void smbdx_config_init_defaults(struct smbdx_proto_config *cfg);
+enum smbdx_verdict smbdx_config_validate(const struct smbdx_proto_config *cfg);
 
-void smbd_negotiate_req_encode(const struct smbd_proto_config *cfg,
-			       struct smbd_negotiate_req *req);
-enum smbd_verdict smbd_negotiate_req_decode(const void *buf, u32 len,
-					    struct smbd_neg_req_info *out);
-void smbd_params_from_req(const struct smbd_proto_config *cfg,
-			  const struct smbd_neg_req_info *req,
-			  struct smbd_proto_params *p);
-void smbd_negotiate_resp_encode(const struct smbd_proto_params *p,
+void smbdx_negotiate_req_encode(const struct smbdx_proto_config *cfg,
+			       struct smbdx_negotiate_req *req);
+enum smbdx_verdict smbdx_negotiate_req_decode(const void *buf, u32 len,
+					    struct smbdx_neg_req_info *out);
+void smbdx_params_from_req(const struct smbdx_proto_config *cfg,
+			  const struct smbdx_neg_req_info *req,
+			  struct smbdx_proto_params *p);
+void smbdx_negotiate_resp_encode(const struct smbdx_proto_params *p,
 				u16 credits_granted,
-				struct smbd_negotiate_resp *resp);
-void smbd_negotiate_resp_encode_failure(u32 status,
-					struct smbd_negotiate_resp *resp);
-enum smbd_verdict smbd_negotiate_resp_decode(const void *buf, u32 len,
-					     const struct smbd_proto_config *cfg,
-					     struct smbd_neg_resp_info *out);
-void smbd_params_from_resp(const struct smbd_proto_config *cfg,
-			   const struct smbd_neg_resp_info *resp,
-			   struct smbd_proto_params *p);
+				struct smbdx_negotiate_resp *resp);
+void smbdx_negotiate_resp_encode_failure(u32 status,
+					struct smbdx_negotiate_resp *resp);
+enum smbdx_verdict smbdx_negotiate_resp_decode(const void *buf, u32 len,
+					     const struct smbdx_proto_config *cfg,
+					     struct smbdx_neg_resp_info *out);
+void smbdx_params_from_resp(const struct smbdx_proto_config *cfg,
+			   const struct smbdx_neg_resp_info *resp,
+			   struct smbdx_proto_params *p);
 
-enum smbd_verdict smbd_data_decode(const void *buf, u32 len,
+enum smbdx_verdict smbdx_data_decode(const void *buf, u32 len,
 				   u32 max_fragmented_recv_size,
-				   struct smbd_data_info *out);
-enum smbd_verdict smbd_data_encode(void *buf, u32 buf_len,
-				   const struct smbd_data_info *di);
-u32 smbd_data_wire_len(const struct smbd_data_info *di);
+				   struct smbdx_data_info *out);
+enum smbdx_verdict smbdx_data_encode(void *buf, u32 buf_len,
+				   const struct smbdx_data_info *di);
+u32 smbdx_data_wire_len(const struct smbdx_data_info *di);
 
-void smbd_bd_v1_encode(const struct smbd_buffer_desc *d,
-		       struct smbd_buffer_desc_v1 *wire);
-enum smbd_verdict smbd_bd_v1_count(u32 len, u32 *count);
-enum smbd_verdict smbd_bd_v1_decode(const void *buf, u32 len, u32 index,
-				    struct smbd_buffer_desc *out);
-enum smbd_verdict smbd_bd_v1_total(const void *buf, u32 len, u64 *total);
+void smbdx_bd_v1_encode(const struct smbdx_buffer_desc *d,
+		       struct smbdx_buffer_desc_v1 *wire);
+enum smbdx_verdict smbdx_bd_v1_count(u32 len, u32 *count);
+enum smbdx_verdict smbdx_bd_v1_decode(const void *buf, u32 len, u32 index,
+				    struct smbdx_buffer_desc *out);
+enum smbdx_verdict smbdx_bd_v1_total(const void *buf, u32 len, u64 *total);
 
-void smbd_ird_ord_encode(const struct smbd_ird_ord *v,
-			 struct smbd_ird_ord_hdr *hdr);
-enum smbd_ird_ord_kind smbd_ird_ord_parse(bool iwarp, const void *pd, u32 len,
-					  const struct smbd_ird_ord *cm,
-					  struct smbd_ird_ord *peer);
-enum smbd_verdict smbd_ird_ord_negotiate(const struct smbd_ird_ord *local,
-					 const struct smbd_ird_ord *peer,
-					 struct smbd_ird_ord *out);
+void smbdx_ird_ord_encode(const struct smbdx_ird_ord *v,
+			 struct smbdx_ird_ord_hdr *hdr);
+enum smbdx_ird_ord_kind smbdx_ird_ord_parse(bool iwarp, const void *pd, u32 len,
+					  const struct smbdx_ird_ord *cm,
+					  struct smbdx_ird_ord *peer);
+enum smbdx_verdict smbdx_ird_ord_negotiate(const struct smbdx_ird_ord *local,
+					 const struct smbdx_ird_ord *peer,
+					 struct smbdx_ird_ord *out);
 
 #endif /* _SMBDIRECT_PDU_H */

@@ -25,6 +25,7 @@
 #include <linux/stddef.h>
 #include <linux/types.h>
 #include <linux/uuid.h>
+#include <smbdirect/ns.h>
 
 /* MS-SQOS 2.2.1 and 1.7 */
 #define FSCTL_STORAGE_QOS_CONTROL		0x00090350

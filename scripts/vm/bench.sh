@@ -317,7 +317,7 @@ bench_extra() { # bench_extra DEV ADDR
 #   total     one whole round trip
 TRACE=/sys/kernel/tracing
 trace_events() { # trace_events 0|1
-	for _e in smbdirect/smbd_post_send smbdirect/smbd_recv_done \
+	for _e in smbdirect/smbdx_post_send smbdirect/smbdx_recv_done \
 		  workqueue/workqueue_execute_start; do
 		echo "$1" >"$TRACE/events/$_e/enable" || return 1
 	done
@@ -370,7 +370,7 @@ trace_split() {
 		t = substr($i, 1, length($i) - 1) * 1000000
 		ev = $(i + 1)
 		if (ev == "workqueue_execute_start:") {
-			if (st == 2 && $0 ~ /smbd_conn_upcall_work/ && tw == "")
+			if (st == 2 && $0 ~ /smbdx_conn_upcall_work/ && tw == "")
 				tw = t
 			next
 		}
@@ -386,20 +386,20 @@ trace_split() {
 		if (len <= 100 || conn == "")
 			next
 		mine = conn == c
-		if (ev == "smbd_post_send:" && mine) {
+		if (ev == "smbdx_post_send:" && mine) {
 			if (st == 4 && tw != "")
 				printf "%.1f %.1f %.1f %.1f %.1f %.1f\n", t1 - t0,
 				       tw - t1, t2 - tw, t3 - t2, t - t3, t - t0
 			t0 = t
 			st = 1
-		} else if (ev == "smbd_recv_done:" && !mine && st == 1) {
+		} else if (ev == "smbdx_recv_done:" && !mine && st == 1) {
 			t1 = t
 			tw = ""
 			st = 2
-		} else if (ev == "smbd_post_send:" && !mine && st == 2) {
+		} else if (ev == "smbdx_post_send:" && !mine && st == 2) {
 			t2 = t
 			st = 3
-		} else if (ev == "smbd_recv_done:" && mine && st == 3) {
+		} else if (ev == "smbdx_recv_done:" && mine && st == 3) {
 			t3 = t
 			st = 4
 		}
@@ -455,8 +455,8 @@ raw_rw_ev() {
 	PT_TIMEOUT=$_pt
 }
 
-# smbd_rw DEV ADDR OP SIZE COUNT DEPTH REG KEY [BUF]: smbd_rdma_write() or
-# smbd_rdma_read() into a buffer a client connection registered, DEPTH
+# smbd_rw DEV ADDR OP SIZE COUNT DEPTH REG KEY [BUF]: smbdx_rdma_write() or
+# smbdx_rdma_read() into a buffer a client connection registered, DEPTH
 # transfers in flight, registration per transfer (each) or once, buffers
 # of BUF kind (vmalloc: scattered 4 KiB pages, the default; folio: large
 # folios); sample KEY_mibps.
