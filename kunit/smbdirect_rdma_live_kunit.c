@@ -699,6 +699,74 @@ static void smbdx_rdma_pool_exhaustion(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.cli), 0);
 }
 
+/*
+ * SMBDX_REG_ONE_DESC (cifs advertises one descriptor per request): a
+ * buffer of max_reg_len bytes at any offset in its first page fits one
+ * descriptor and carries data; one page more, or a gap, is refused with
+ * -EMSGSIZE and leaves nothing registered, while the same buffer without
+ * the flag gets several descriptors.
+ */
+static void smbdx_rdma_one_descriptor(struct kunit *test)
+{
+	struct smbdx_conn_info info;
+	struct smbdx_reg *reg;
+	struct rl_buf *b;
+	struct iov_iter it;
+	struct kvec kv;
+	u32 len, n, regs0;
+	struct tl_pair p;
+	u8 *tmp;
+	int rc;
+
+	tl_pair_up(test, &p, NULL, NULL);
+	KUNIT_ASSERT_EQ(test, smbdx_conn_query(p.cli, &info), 0);
+	KUNIT_ASSERT_GE(test, info.max_reg_len, (u32)PAGE_SIZE);
+	len = info.max_reg_len;
+	kunit_info(test, "max_reg_len %u", len);
+
+	b = rl_buf_new(test, len, true, PAGE_SIZE - 1);
+	tmp = vmalloc(len);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	reg = rl_register(test, p.cli, b, SMBDX_REG_REMOTE_WRITE |
+			  SMBDX_REG_ONE_DESC);
+	smbdx_reg_descs(reg, &n);
+	KUNIT_EXPECT_EQ(test, n, 1U);
+	rl_check_descs(test, reg, len);
+	rl_fill(tmp, len, 77);
+	rc = rl_peer_io(p.srvc, reg, 0, tmp, len, true);
+	KUNIT_EXPECT_EQ(test, rc, 0);
+	rl_peer_reply(test, p.srvc, p.cli);
+	KUNIT_EXPECT_EQ(test, smbdx_deregister(reg), 0);
+	memset(tmp, 0, len);
+	rl_buf_copy(test, b, 0, tmp, len, false);
+	rl_check(test, tmp, len, 77, "one descriptor");
+	vfree(tmp);
+
+	regs0 = smbdx_test_stat(p.cli, SMBDX_STAT_MR_REGISTRATIONS);
+	b = rl_buf_new(test, len + PAGE_SIZE + 1, true, PAGE_SIZE - 1);
+	rl_buf_iter(b, &it, &kv, ITER_DEST);
+	reg = smbdx_register(p.cli, &it, SMBDX_REG_REMOTE_WRITE |
+			     SMBDX_REG_ONE_DESC);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(reg), -EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p.cli, SMBDX_STAT_MR_REGISTRATIONS),
+			(u64)regs0);
+	reg = rl_register(test, p.cli, b, SMBDX_REG_REMOTE_WRITE);
+	smbdx_reg_descs(reg, &n);
+	KUNIT_EXPECT_GE(test, n, 2U);
+	KUNIT_EXPECT_EQ(test, smbdx_deregister(reg), 0);
+
+	/* Two pieces of one page each with a gap between them. */
+	b = rl_buf_new(test, 2 * PAGE_SIZE, true, 0);
+	b->bv[0].bv_len = 100;
+	b->len = 100 + PAGE_SIZE;
+	rl_buf_iter(b, &it, &kv, ITER_DEST);
+	reg = smbdx_register(p.cli, &it, SMBDX_REG_REMOTE_WRITE |
+			     SMBDX_REG_ONE_DESC);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(reg), -EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.cli), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.srvc), 0);
+}
+
 /* Local refusals keep the connection; above MaxReadWriteSize too. */
 static void smbdx_rdma_local_errors(struct kunit *test)
 {
@@ -783,6 +851,7 @@ static struct kunit_case smbdx_rdma_live_cases[] = {
 	KUNIT_CASE_PARAM(smbdx_rdma_remote_invalidation, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_rdma_stale_descriptor, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_rdma_pool_exhaustion, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbdx_rdma_one_descriptor, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_rdma_local_errors, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_rdma_teardown_outstanding, tl_dev_gen_params),
 	{}

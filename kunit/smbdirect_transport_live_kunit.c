@@ -37,6 +37,7 @@
 #include <linux/uio.h>
 #include <linux/wait.h>
 #include <net/net_namespace.h>
+#include <linux/seq_file.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 
@@ -198,7 +199,7 @@ static void tl_size_classes(struct kunit *test, struct smbdx_conn *from,
 	tl_send_pattern(test, from, sbuf, 100, seed0 + 99);
 	tl_expect_pull(test, to, rbuf, 100, seed0 + 99);
 	/* Nothing else arrived (the empty message is not delivered). */
-	KUNIT_EXPECT_EQ(test, smbdx_recv_msg(to, 0, &msg), -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, smbdx_recv_msg(to, 0, &msg), -EAGAIN);
 }
 
 static void smbdx_size_classes_both_ways(struct kunit *test)
@@ -212,6 +213,118 @@ static void smbdx_size_classes_both_ways(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.srvc), 0);
 	KUNIT_EXPECT_GE(test, smbdx_test_stat(p.cli, SMBDX_STAT_TX_EMPTY), 1ULL);
 	KUNIT_EXPECT_GE(test, smbdx_test_stat(p.srvc, SMBDX_STAT_RX_EMPTY), 1ULL);
+}
+
+/*
+ * One message from several parts (smbdx_sendv()): empty parts, a kvec part
+ * of module data, bvec parts over pages, cut at and around fragment
+ * boundaries, must arrive as their concatenation.
+ */
+static u8 tl_static_pad[8] = { 0 };
+
+static void smbdx_sendv_parts(struct kunit *test)
+{
+	struct iov_iter its[8];
+	struct kvec kv[4];
+	struct bio_vec bv[3];
+	struct smbdx_conn_info info;
+	struct page *pg[3];
+	struct tl_pair p;
+	u32 payload, cut[3], len, max, i, n, seed;
+	u8 *sbuf, *rbuf;
+	struct smbdx_msg *msg;
+
+	tl_pair_up(test, &p, NULL, NULL);
+	KUNIT_ASSERT_EQ(test, smbdx_conn_query(p.cli, &info), 0);
+	payload = info.params.max_send_size - SMBDX_DATA_PAYLOAD_OFFSET;
+	len = 3 * payload + 3 * PAGE_SIZE + 17;
+	max = info.params.max_fragmented_send_size;
+	KUNIT_ASSERT_GT(test, max, len);
+	sbuf = tl_kvmalloc(test, max + 1);
+	rbuf = tl_kvmalloc(test, len);
+	for (i = 0; i < 3; i++) {
+		pg[i] = alloc_page(GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, pg[i]);
+	}
+
+	for (seed = 0; seed < 3; seed++) {
+		tl_fill(sbuf, len, 7000 + seed);
+		/* The first cut moves across a fragment boundary. */
+		cut[0] = payload - 1 + seed;
+		cut[1] = cut[0] + sizeof(tl_static_pad);
+		cut[2] = cut[1] + 3 * PAGE_SIZE;
+		n = 0;
+		kv[0].iov_base = sbuf;
+		kv[0].iov_len = 0;
+		iov_iter_kvec(&its[n++], ITER_SOURCE, &kv[0], 1, 0);
+		kv[1].iov_base = sbuf;
+		kv[1].iov_len = cut[0];
+		iov_iter_kvec(&its[n++], ITER_SOURCE, &kv[1], 1, cut[0]);
+		/* Module data, as cifs's padding kvec is. */
+		memcpy(tl_static_pad, sbuf + cut[0], sizeof(tl_static_pad));
+		kv[2].iov_base = tl_static_pad;
+		kv[2].iov_len = sizeof(tl_static_pad);
+		iov_iter_kvec(&its[n++], ITER_SOURCE, &kv[2], 1,
+			      sizeof(tl_static_pad));
+		for (i = 0; i < 3; i++) {
+			memcpy(page_address(pg[i]), sbuf + cut[1] + i * PAGE_SIZE,
+			       PAGE_SIZE);
+			bvec_set_page(&bv[i], pg[i], PAGE_SIZE, 0);
+		}
+		iov_iter_bvec(&its[n++], ITER_SOURCE, bv, 3, 3 * PAGE_SIZE);
+		iov_iter_kvec(&its[n++], ITER_SOURCE, &kv[0], 1, 0);
+		kv[3].iov_base = sbuf + cut[2];
+		kv[3].iov_len = len - cut[2];
+		iov_iter_kvec(&its[n++], ITER_SOURCE, &kv[3], 1, len - cut[2]);
+
+		KUNIT_ASSERT_EQ(test, smbdx_sendv(p.cli, its, n, 0, 0), 0);
+		for (i = 0; i < n; i++)
+			KUNIT_EXPECT_EQ(test, iov_iter_count(&its[i]), (size_t)0);
+		tl_expect_pull(test, p.srvc, rbuf, len, 7000 + seed);
+	}
+
+	/* No parts: one empty message, not delivered. */
+	KUNIT_EXPECT_EQ(test, smbdx_sendv(p.cli, its, 0, 0, 0), 0);
+	/* Parts adding up to one byte more than the peer's MaxFragmentedSize. */
+	kv[0].iov_base = sbuf;
+	kv[0].iov_len = max / 2;
+	kv[1].iov_base = sbuf + max / 2;
+	kv[1].iov_len = max + 1 - max / 2;
+	iov_iter_kvec(&its[0], ITER_SOURCE, &kv[0], 1, kv[0].iov_len);
+	iov_iter_kvec(&its[1], ITER_SOURCE, &kv[1], 1, kv[1].iov_len);
+	KUNIT_EXPECT_EQ(test, smbdx_sendv(p.cli, its, 2, 0, 0), -EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.cli), 0);
+	tl_send_pattern(test, p.cli, sbuf, 100, 7100);
+	tl_expect_pull(test, p.srvc, rbuf, 100, 7100);
+	KUNIT_EXPECT_EQ(test, smbdx_recv_msg(p.srvc, 0, &msg), -EAGAIN);
+	for (i = 0; i < 3; i++)
+		__free_page(pg[i]);
+}
+
+/* smbdx_conn_show() prints what debugfs shows, for an upper layer. */
+static void smbdx_conn_show_prints(struct kunit *test)
+{
+	struct seq_file m = {};
+	struct tl_pair p;
+	char want[64];
+	u8 buf[64];
+
+	tl_pair_up(test, &p, NULL, NULL);
+	tl_send_pattern(test, p.cli, buf, sizeof(buf), 1);
+	tl_expect_pull(test, p.srvc, buf, sizeof(buf), 1);
+	m.size = 4 * PAGE_SIZE;
+	m.buf = kunit_kzalloc(test, m.size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m.buf);
+	smbdx_conn_show(p.cli, &m);
+	KUNIT_ASSERT_FALSE(test, seq_has_overflowed(&m));
+	m.buf[min(m.count, m.size - 1)] = '\0';
+	snprintf(want, sizeof(want), "conn %u role=active state=ESTABLISHED",
+		 smbdx_conn_id(p.cli));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(m.buf, want));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(m.buf, "\nmax_read_write_size "));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(m.buf, "\nsend_credits "));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(m.buf, "\ntx_messages 1\n"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(m.buf, "\ntx_bytes 64\n"));
 }
 
 static int tl_sink_count(struct tl_sink *sink, int *nlost)
@@ -1223,6 +1336,8 @@ static struct kunit_case smbdx_transport_live_cases[] = {
 	KUNIT_CASE_PARAM_ATTR(smbdx_size_classes_both_ways, tl_dev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_PARAM(smbdx_callbacks, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbdx_sendv_parts, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbdx_conn_show_prints, tl_dev_gen_params),
 	KUNIT_CASE_PARAM_ATTR(smbdx_passive_negotiation_timeout, tl_dev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_PARAM(smbdx_passive_short_request, tl_dev_gen_params),

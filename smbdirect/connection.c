@@ -782,6 +782,8 @@ int smbdx_conn_query(struct smbdx_conn *conn, struct smbdx_conn_info *info)
 	info->keepalive_ms = conn->cfg.keepalive_ms;
 	info->iwarp = conn->limits.iwarp;
 	info->max_sge = conn->limits.max_send_sge;
+	if (conn->mr_depth > 1 && conn->nmrs)
+		info->max_reg_len = (conn->mr_depth - 1) * PAGE_SIZE;
 	info->local = conn->local;
 	info->peer = conn->peer;
 	strscpy(info->device, conn->devname, sizeof(info->device));

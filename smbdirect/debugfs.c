@@ -134,9 +134,8 @@ static int smbdx_conn_state_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(smbdx_conn_state);
 
-static int smbdx_conn_params_show(struct seq_file *m, void *unused)
+static void smbdx_conn_params_print(struct seq_file *m, struct smbdx_conn *conn)
 {
-	struct smbdx_conn *conn = m->private;
 	struct smbdx_proto_params p;
 	bool negotiated;
 	u32 ird, ord;
@@ -166,6 +165,11 @@ static int smbdx_conn_params_show(struct seq_file *m, void *unused)
 	seq_printf(m, "ord %u\n", ord);
 	seq_printf(m, "iwarp %d\n", conn->limits.iwarp);
 	seq_printf(m, "recv_queue_max %u\n", conn->cfg.recv_queue_max);
+}
+
+static int smbdx_conn_params_show(struct seq_file *m, void *unused)
+{
+	smbdx_conn_params_print(m, m->private);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(smbdx_conn_params);
@@ -183,9 +187,8 @@ static const char *smbdx_keepalive_str(enum smbdx_keepalive k)
 	return "?";
 }
 
-static int smbdx_conn_credits_show(struct seq_file *m, void *unused)
+static void smbdx_conn_credits_print(struct seq_file *m, struct smbdx_conn *conn)
 {
-	struct smbdx_conn *conn = m->private;
 	struct smbdx_credits cr;
 	struct smbdx_reasm ra;
 	u32 sq, rq, qlen, ready, nfree = 0;
@@ -224,13 +227,17 @@ static int smbdx_conn_credits_show(struct seq_file *m, void *unused)
 	seq_printf(m, "reassembly_total %u\n", ra.total);
 	seq_printf(m, "ready_messages %u\n", ready);
 	seq_printf(m, "held_bytes %llu\n", held);
+}
+
+static int smbdx_conn_credits_show(struct seq_file *m, void *unused)
+{
+	smbdx_conn_credits_print(m, m->private);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(smbdx_conn_credits);
 
-static int smbdx_conn_mr_show(struct seq_file *m, void *unused)
+static void smbdx_conn_mr_print(struct seq_file *m, struct smbdx_conn *conn)
 {
-	struct smbdx_conn *conn = m->private;
 	u32 freec, usable, busy = 0, regs = 0, users, ctx_avail, rd_used;
 	u32 wr_avail;
 	struct smbdx_mr *mr;
@@ -267,6 +274,11 @@ static int smbdx_conn_mr_show(struct seq_file *m, void *unused)
 	seq_printf(m, "rw_chunk_bytes %u\n", conn->rw_chunk);
 	seq_printf(m, "rw_sq_budget %u\n", conn->rw_wr_budget);
 	seq_printf(m, "rw_sq_budget_free %u\n", wr_avail);
+}
+
+static int smbdx_conn_mr_show(struct seq_file *m, void *unused)
+{
+	smbdx_conn_mr_print(m, m->private);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(smbdx_conn_mr);
@@ -288,6 +300,36 @@ static int smbdx_conn_errors_show(struct seq_file *m, void *unused)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(smbdx_conn_errors);
+
+/**
+ * smbdx_conn_show() - print a connection's state, parameters and counters
+ * @conn: connection
+ * @m: seq_file to print to, e.g. cifs's /proc/fs/cifs/DebugData
+ *
+ * Prints what the connection's debugfs directory shows in its state,
+ * params, credits, mr and counters files ("key value" lines, described in
+ * Documentation/admin-guide.rst), followed by the non-zero error counts,
+ * so an upper layer can show its own users the transport under a mount or
+ * a session.
+ *
+ * Context: process; takes the connection's lock briefly.
+ */
+void smbdx_conn_show(struct smbdx_conn *conn, struct seq_file *m)
+{
+	int i;
+
+	seq_puts(m, "conn ");
+	smbdx_conn_line(m, conn);
+	smbdx_conn_params_print(m, conn);
+	smbdx_conn_credits_print(m, conn);
+	smbdx_conn_mr_print(m, conn);
+	smbdx_show_stats(m, &conn->stats);
+	for (i = 1; i < SMBDX_CAUSE_COUNT; i++)
+		if (atomic64_read(&conn->stats.errors[i]))
+			seq_printf(m, "error_%s %lld\n", smbdx_cause_name(i),
+				   (long long)atomic64_read(&conn->stats.errors[i]));
+}
+EXPORT_SYMBOL_NS_GPL(smbdx_conn_show, SMBDX_NS);
 
 /**
  * smbdx_debugfs_conn_add() - create a connection's directory

@@ -560,7 +560,9 @@ out:
  *	registered length, all of iov_iter_count().
  * @flags: SMBDX_REG_REMOTE_READ and/or SMBDX_REG_REMOTE_WRITE: what the
  *	peer may do (nothing else is enabled); SMBDX_REG_NOWAIT to get
- *	-EAGAIN rather than wait when the connection's MR pool is short
+ *	-EAGAIN rather than wait when the connection's MR pool is short;
+ *	SMBDX_REG_ONE_DESC when the buffer must be described by one Buffer
+ *	Descriptor (see smbdx_conn_info.max_reg_len)
  *
  * The buffer is DMA-mapped and registered with as many fast-registration
  * MRs as its size and layout need (a gap between pages or more pages than
@@ -574,7 +576,7 @@ out:
  * Return: the registration (smbdx_reg_descs() gives its Buffer Descriptor
  * V1 array; smbdx_deregister() ends it), or an ERR_PTR: -EINVAL (bad
  * flags, empty or user-backed buffer), -EMSGSIZE (needs more MRs than the
- * pool has), -EAGAIN (SMBDX_REG_NOWAIT and the pool is short), -ENOMEM,
+ * pool has, or more than one with SMBDX_REG_ONE_DESC), -EAGAIN (SMBDX_REG_NOWAIT and the pool is short), -ENOMEM,
  * -EIO (the provider failed the registration; the connection is then
  * terminated and nothing stays remotely accessible), or the connection's
  * error.
@@ -593,7 +595,7 @@ struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
 	if (!len || len > U32_MAX || user_backed_iter(iter) ||
 	    !(flags & (SMBDX_REG_REMOTE_READ | SMBDX_REG_REMOTE_WRITE)) ||
 	    (flags & ~(SMBDX_REG_REMOTE_READ | SMBDX_REG_REMOTE_WRITE |
-		       SMBDX_REG_NOWAIT)))
+		       SMBDX_REG_NOWAIT | SMBDX_REG_ONE_DESC)))
 		return ERR_PTR(-EINVAL);
 	rc = smbdx_conn_enter(conn, false);
 	if (rc)
@@ -642,6 +644,10 @@ struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
 	}
 	/* Providers that count entries rather than pages (siw) may need more. */
 	need = max_t(int, need, DIV_ROUND_UP(reg->mapped, conn->mr_depth));
+	if (need > 1 && (flags & SMBDX_REG_ONE_DESC)) {
+		rc = -EMSGSIZE;
+		goto out_unmap;
+	}
 	reg->descs = kcalloc(need, sizeof(*reg->descs), GFP_KERNEL);
 	if (!reg->descs) {
 		rc = -ENOMEM;

@@ -608,7 +608,7 @@ static int smbdx_take_msg(struct smbdx_conn *conn, size_t max,
 	spin_lock_bh(&conn->lock);
 	msg = list_first_entry_or_null(&conn->ready, struct smbdx_msg, list);
 	if (!msg) {
-		rc = conn->error ? conn->error : -ETIMEDOUT;
+		rc = conn->error ? conn->error : -EAGAIN;
 	} else if (msg->len > max) {
 		rc = -EMSGSIZE;
 	} else {
@@ -635,9 +635,11 @@ static int smbdx_take_msg(struct smbdx_conn *conn, size_t max,
  *
  * Context: process, may sleep.
  *
- * Return: 0; -ETIMEDOUT; -ERESTARTSYS on a signal; the connection's error
- * once it failed and no message is left; -EINVAL if the connection
- * delivers through a recv callback.
+ * Return: 0; -EAGAIN when no message arrived within @timeout on a
+ * connection that is still up; -ERESTARTSYS on a signal; the connection's
+ * error once it failed and no message is left (-ETIMEDOUT there means the
+ * keepalive or negotiation timer ended the connection); -EINVAL if the
+ * connection delivers through a recv callback.
  */
 int smbdx_recv_msg(struct smbdx_conn *conn, long timeout, struct smbdx_msg **msgp)
 {

@@ -391,46 +391,81 @@ static bool smbdx_send_owner_idle(struct smbdx_conn *conn,
 	return idle;
 }
 
+/*
+ * Copy @len bytes into @buf from @iters[*@cur], @iters[*@cur + 1], ...:
+ * the message is their concatenation. Returns false if they hold fewer
+ * bytes or one of them faults.
+ */
+static bool smbdx_copy_from_iters(void *buf, size_t len,
+				  struct iov_iter *iters, unsigned int n,
+				  unsigned int *cur)
+{
+	size_t got;
+
+	while (len) {
+		while (*cur < n && !iov_iter_count(&iters[*cur]))
+			(*cur)++;
+		if (*cur >= n)
+			return false;
+		got = copy_from_iter(buf, len, &iters[*cur]);
+		if (!got)
+			return false;
+		buf += got;
+		len -= got;
+	}
+	return true;
+}
+
 /**
- * smbdx_send() - send one upper-layer message (MS-SMBD 3.1.4.2)
+ * smbdx_sendv() - send one upper-layer message made of several parts
  * @conn: established connection
- * @from: the message: all iov_iter_count(@from) bytes (any kind of
- *	kernel iterator); a message of 0 bytes is one empty Data Transfer
+ * @iters: the parts, in order; the message is the concatenation of all
+ *	iov_iter_count() bytes of each (any kind of kernel iterator, e.g. an
+ *	SMB2 compound as a kvec iterator of headers and a page iterator of
+ *	data per request); a message of 0 bytes is one empty Data Transfer
  *	message, which the peer does not deliver
+ * @niters: number of parts
  * @remote_token: memory token for the peer to invalidate when it receives
  *	the message (Send with Invalidate on its last fragment), if @flags
  *	has SMBDX_SEND_INVALIDATE
  * @flags: SMBDX_SEND_INVALIDATE or 0
  *
  * The message is fragmented to the negotiated MaxSendSize and its
- * fragments are sent in order, never interleaved with other messages.
- * Sleeps until every fragment is posted (waiting for send credits as long
- * as needed: the connection's keepalive bounds a dead peer); @from has
- * then been consumed and may be reused. Concurrent callers are allowed;
- * their messages go out whole, in the order they were queued.
+ * fragments are sent in order, never interleaved with other messages
+ * (MS-SMBD 3.1.4.2). Sleeps until every fragment is posted (waiting for
+ * send credits as long as needed: the connection's keepalive bounds a dead
+ * peer); the iterators have then been consumed and the memory they cover
+ * may be reused. Concurrent callers are allowed; their messages go out
+ * whole, in the order they were queued.
  *
  * Context: process, may sleep.
  *
  * Return: 0 when all fragments are posted; -EMSGSIZE if the message is
  * longer than the peer's MaxFragmentedSize (a local error, the connection
- * stays up); -EFAULT if @from could not be copied; -ENOMEM; -EINTR if a
+ * stays up); -EFAULT if a part could not be copied; -ENOMEM; -EINTR if a
  * fatal signal arrived while waiting (the message is still sent); the
  * connection's error (or -ENOTCONN) if it is not, or no longer,
  * established.
  */
-int smbdx_send(struct smbdx_conn *conn, struct iov_iter *from, u32 remote_token,
-	      unsigned int flags)
+int smbdx_sendv(struct smbdx_conn *conn, struct iov_iter *iters,
+		unsigned int niters, u32 remote_token, unsigned int flags)
 {
 	struct smbdx_send_owner owner = {};
 	struct smbdx_send_io *io, *tmp;
 	struct smbdx_frag frag;
 	LIST_HEAD(frags);
-	size_t len = iov_iter_count(from);
 	u32 max_send, max_frag, n, i, off;
+	unsigned int cur = 0;
+	u64 len = 0;
 	enum smbdx_verdict v;
 	int rc;
 
 	might_sleep();
+	for (i = 0; i < niters; i++) {
+		len += iov_iter_count(&iters[i]);
+		if (len > U32_MAX)
+			break;
+	}
 	spin_lock_bh(&conn->lock);
 	rc = conn->state == SMBDX_CS_ESTABLISHED ? 0 :
 	     (conn->error ? conn->error : -ENOTCONN);
@@ -458,10 +493,9 @@ int smbdx_send(struct smbdx_conn *conn, struct iov_iter *from, u32 remote_token,
 		}
 		list_add_tail(&io->list, &frags);
 		smbdx_frag_next(&frag, &io->di, &off);
-		if (io->di.data_length &&
-		    copy_from_iter(io->buf + io->di.data_offset,
-				   io->di.data_length, from) !=
-		    io->di.data_length) {
+		if (!smbdx_copy_from_iters(io->buf + io->di.data_offset,
+					   io->di.data_length, iters, niters,
+					   &cur)) {
 			rc = -EFAULT;
 			goto out_free;
 		}
@@ -513,5 +547,26 @@ out_free:
 	list_for_each_entry_safe(io, tmp, &frags, list)
 		kfree(io);
 	return rc;
+}
+EXPORT_SYMBOL_NS_GPL(smbdx_sendv, SMBDX_NS);
+
+/**
+ * smbdx_send() - send one upper-layer message (MS-SMBD 3.1.4.2)
+ * @conn: established connection
+ * @from: the message: all iov_iter_count(@from) bytes (any kind of
+ *	kernel iterator)
+ * @remote_token: as for smbdx_sendv()
+ * @flags: as for smbdx_sendv()
+ *
+ * smbdx_sendv() with one part.
+ *
+ * Context: process, may sleep.
+ *
+ * Return: as for smbdx_sendv().
+ */
+int smbdx_send(struct smbdx_conn *conn, struct iov_iter *from, u32 remote_token,
+	       unsigned int flags)
+{
+	return smbdx_sendv(conn, from, 1, remote_token, flags);
 }
 EXPORT_SYMBOL_NS_GPL(smbdx_send, SMBDX_NS);

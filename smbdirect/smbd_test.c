@@ -870,6 +870,8 @@ static int svc_negotiate(int argc, char **argv)
 		   len, ndialects, svc_dialects[ndialects - 1]);
 
 	rc = smbdx_recv_msg(conn, tmo, &msg);
+	if (rc == -EAGAIN)
+		rc = -ETIMEDOUT;
 	if (rc) {
 		svc_printf("error: no response: %d\n", rc);
 		goto out;
@@ -1148,7 +1150,7 @@ static int svc_ping_wait(struct smbdx_test_client *cl, bool callback,
 	}
 	rc = smbdx_recv_msg(cl->conn, msecs_to_jiffies(SMBDX_TEST_WAIT_MS), &msg);
 	if (rc)
-		return rc;
+		return rc == -EAGAIN ? -ETIMEDOUT : rc;
 	rc = smbdx_msg_len(msg) == size ? 0 : -EBADMSG;
 	if (!rc && verify) {
 		iov_iter_kvec(&it, ITER_DEST, &kv, 1, size);

@@ -39,6 +39,7 @@
 
 struct net;
 struct net_device;
+struct seq_file;
 struct smbdx_conn;
 struct smbdx_listener;
 struct smbdx_msg;
@@ -115,6 +116,11 @@ struct smbdx_listener_ops {
  * @ord: outbound RDMA Read depth set on the connection
  * @max_sge: send SGEs the device allows per work request (for the
  *	upper layer's own RDMA work in a later release)
+ * @max_reg_len: bytes a registration is sure to cover with one Buffer
+ *	Descriptor (one MR) whatever the buffer's offset in its first page,
+ *	provided its pages have no gaps: (pages per MR - 1) * PAGE_SIZE. An
+ *	upper layer that advertises one descriptor per request (cifs) caps
+ *	its I/O size to this and registers with SMBDX_REG_ONE_DESC.
  * @local: local address and port
  * @peer: peer address and port
  * @device: RDMA device name
@@ -126,6 +132,7 @@ struct smbdx_conn_info {
 	u32 ird;
 	u32 ord;
 	u32 max_sge;
+	u32 max_reg_len;
 	struct sockaddr_storage local;
 	struct sockaddr_storage peer;
 	char device[64];
@@ -150,7 +157,9 @@ int smbdx_listener_port(struct smbdx_listener *lis);
 void smbdx_listener_destroy(struct smbdx_listener *lis);
 
 int smbdx_send(struct smbdx_conn *conn, struct iov_iter *from, u32 remote_token,
-	      unsigned int flags);
+	       unsigned int flags);
+int smbdx_sendv(struct smbdx_conn *conn, struct iov_iter *iters,
+		unsigned int niters, u32 remote_token, unsigned int flags);
 
 int smbdx_recv_msg(struct smbdx_conn *conn, long timeout, struct smbdx_msg **msgp);
 ssize_t smbdx_recv(struct smbdx_conn *conn, struct iov_iter *to, long timeout);
@@ -166,6 +175,7 @@ int smbdx_conn_error(struct smbdx_conn *conn);
 void *smbdx_conn_context(struct smbdx_conn *conn);
 void smbdx_conn_set_context(struct smbdx_conn *conn, void *ctx);
 u32 smbdx_conn_id(struct smbdx_conn *conn);
+void smbdx_conn_show(struct smbdx_conn *conn, struct seq_file *m);
 
 void smbdx_disconnect(struct smbdx_conn *conn);
 void smbdx_destroy(struct smbdx_conn *conn);
@@ -176,6 +186,7 @@ bool smbdx_netdev_rdma_capable(struct net_device *ndev);
 #define SMBDX_REG_REMOTE_READ	0x1	/* the peer RDMA-reads the buffer */
 #define SMBDX_REG_REMOTE_WRITE	0x2	/* the peer RDMA-writes into it */
 #define SMBDX_REG_NOWAIT		0x4	/* -EAGAIN instead of waiting for MRs */
+#define SMBDX_REG_ONE_DESC	0x8	/* -EMSGSIZE if more than one descriptor */
 
 struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
 			       unsigned int flags);
