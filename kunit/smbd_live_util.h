@@ -239,13 +239,13 @@ static __maybe_unused struct tl_server *tl_listen(struct kunit *test, struct soc
 }
 
 static __maybe_unused struct smbdx_conn *tl_connect(struct kunit *test, struct sockaddr_in *sin,
-						   const struct smbdx_conn_config *cfg,
+						    const struct smbdx_conn_config *cfg,
 						   const struct smbdx_conn_ops *ops, void *ctx)
 {
 	struct smbdx_conn *conn;
 
 	conn = smbdx_connect(&init_net, (struct sockaddr *)sin, NULL, cfg, ops,
-			    ctx);
+			     ctx);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(conn), "smbdx_connect %pISpc: %ld",
 			       sin, PTR_ERR(conn));
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tl_conn_destroy,
@@ -265,7 +265,7 @@ static __maybe_unused int tl_nconns(struct tl_server *srv)
 
 /* Wait for the @idx-th accepted connection; the test then owns it. */
 static __maybe_unused struct smbdx_conn *tl_accepted(struct kunit *test, struct tl_server *srv,
-						    int idx)
+						     int idx)
 {
 	struct smbdx_conn *conn;
 	long left;

@@ -593,7 +593,7 @@ static void sim_send_loop(struct kunit *test, struct sim *s, int i)
 				len = p->queued_len[p->qh++];
 				KUNIT_ASSERT_EQ(test,
 						smbdx_frag_init(&p->f, len,
-							       p->max_send,
+								p->max_send,
 							       p->max_frag_send),
 						SMBDX_OK);
 				p->f_active = true;
@@ -648,7 +648,7 @@ static void sim_deliver(struct kunit *test, struct sim *s, int j)
 	KUNIT_ASSERT_EQ(test, smbdx_data_encode(wire, sizeof(wire), &m->di),
 			SMBDX_OK);
 	KUNIT_ASSERT_EQ(test, smbdx_data_decode(wire, smbdx_data_wire_len(&m->di),
-					       p->r.max_size, &di), SMBDX_OK);
+						p->r.max_size, &di), SMBDX_OK);
 	KUNIT_ASSERT_EQ(test, di.credits_granted, m->di.credits_granted);
 	KUNIT_ASSERT_EQ(test, di.flags, m->di.flags);
 	KUNIT_ASSERT_EQ(test, di.data_length, m->di.data_length);
@@ -687,7 +687,7 @@ static void sim_enqueue(struct kunit *test, struct sim *s, int i, u32 max_len)
 	else
 		len = sim_rand(s) % (limit + 1);
 	KUNIT_ASSERT_EQ(test, smbdx_frag_init(&f, len, p->max_send,
-					     p->max_frag_send), SMBDX_OK);
+					      p->max_frag_send), SMBDX_OK);
 	KUNIT_ASSERT_EQ(test, smbdx_credits_queue(&p->c, smbdx_frag_count(&f)),
 			SMBDX_OK);
 	p->queued_len[p->qt++] = len;
@@ -727,7 +727,7 @@ static void sim_run(struct kunit *test, struct sim *s,
 
 		j = 1 - i;
 		smbdx_frag_safe_max_recv_size(cfg->max[j], cfg->recv_size[j],
-					     &frag);
+					      &frag);
 		s->p[i].max_frag_send = s->p[j].copy ? 65536 : frag;
 		smbdx_reasm_init(&s->p[j].r, s->p[i].max_frag_send);
 	}

@@ -40,7 +40,7 @@ static u64 rnd64(struct rnd_state *rs)
 
 /* Wire array one byte off alignment: descriptors arrive inside messages. */
 static struct smbdx_buffer_desc_v1 *wire_descs(struct kunit *test,
-					      const struct smbdx_buffer_desc *d,
+					       const struct smbdx_buffer_desc *d,
 					      u32 n)
 {
 	u8 *buf = kunit_kzalloc(test, n * sizeof(struct smbdx_buffer_desc_v1)
@@ -220,7 +220,7 @@ static void desc_select_cases(struct kunit *test)
 
 	memset(segs, 0xa5, sizeof(segs));
 	KUNIT_ASSERT_EQ(test, smbdx_desc_select(w, c->ds->n, c->max, c->off,
-					       c->len, segs, &nsegs), c->ret);
+						c->len, segs, &nsegs), c->ret);
 	KUNIT_ASSERT_EQ(test, nsegs, c->nsegs);
 	for (i = 0; i < nsegs; i++) {
 		KUNIT_EXPECT_EQ_MSG(test, segs[i].addr, c->segs[i].addr,
@@ -604,7 +604,7 @@ static void frwr_count_cases(struct kunit *test)
 		sg_dma_len(sg) = c->e[i].len;
 	}
 	KUNIT_EXPECT_EQ(test, smbdx_frwr_count(t->sgl, c->n, c->psize,
-					      c->depth), c->want);
+					       c->depth), c->want);
 	/* The expectation is the kernel's too. */
 	if (!c->no_ref)
 		KUNIT_EXPECT_EQ(test, ref_frwr_count(test, t->sgl, c->n,
@@ -790,7 +790,7 @@ static void mr_pool_size_cases(struct kunit *test)
 	const struct pool_case *c = test->param_value;
 
 	KUNIT_EXPECT_EQ(test, smbdx_mr_pool_size(c->depth, c->psize, c->max_rw,
-						c->ird, c->max_mrs), c->want);
+						 c->ird, c->max_mrs), c->want);
 }
 
 /* Properties over a sweep: bounded by the cap, one I/O always fits. */
@@ -812,14 +812,14 @@ static void mr_pool_size_properties(struct kunit *test)
 		KUNIT_ASSERT_LE(test, got, max_mrs);
 		KUNIT_ASSERT_GE(test, (u64)got, min_t(u64, per_io, max_mrs));
 		KUNIT_ASSERT_EQ(test, got, smbdx_mr_pool_size(depth, psize,
-							     max_rw,
+							      max_rw,
 							     ird ? ird : 1,
 							     max_mrs));
 		if ((u64)per_io * (ird ? ird : 1) <= max_mrs)
 			KUNIT_ASSERT_EQ(test, (u64)got,
 					per_io * (ird ? ird : 1));
 		KUNIT_ASSERT_GE(test, smbdx_mr_pool_size(depth, psize, max_rw,
-							ird + 1, max_mrs), got);
+							 ird + 1, max_mrs), got);
 	}
 }
 

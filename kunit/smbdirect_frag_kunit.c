@@ -62,7 +62,7 @@ static void frag_init_rules(struct kunit *test)
 	struct smbdx_frag f;
 
 	KUNIT_EXPECT_EQ(test, smbdx_frag_init(&f, c->len, c->max_send,
-					     c->max_frag), c->want);
+					      c->max_frag), c->want);
 }
 
 struct count_case {
@@ -97,7 +97,7 @@ static void frag_count(struct kunit *test)
 	struct smbdx_frag f;
 
 	KUNIT_ASSERT_EQ(test, smbdx_frag_init(&f, c->len, c->max_send,
-					     0xffffffff), SMBDX_OK);
+					      0xffffffff), SMBDX_OK);
 	KUNIT_EXPECT_EQ(test, smbdx_frag_count(&f), c->count);
 }
 
@@ -218,7 +218,7 @@ static void expect_reasm_eq(struct kunit *test, const struct smbdx_reasm *a,
 }
 
 static enum smbdx_verdict add(struct smbdx_reasm *r, u32 len, u32 rem,
-			     struct smbdx_reasm_place *pl)
+			      struct smbdx_reasm_place *pl)
 {
 	struct smbdx_data_info di = frag_di(len, rem);
 
@@ -393,7 +393,7 @@ static void frag_round_trip(struct kunit *test, u8 *msg, u8 *out, u8 *wire,
 		memcpy(wire + di.data_offset, msg + off, di.data_length);
 
 		KUNIT_ASSERT_EQ(test, smbdx_data_decode(wire, wire_len, max_frag,
-						       &rx), SMBDX_OK);
+							&rx), SMBDX_OK);
 		KUNIT_ASSERT_EQ(test, smbdx_reasm_add(&r, &rx, &pl), SMBDX_OK);
 		if (!len) {
 			KUNIT_ASSERT_EQ(test, pl.state, SMBDX_REASM_EMPTY);
@@ -449,7 +449,7 @@ static void frag_round_trips(struct kunit *test)
 		struct smbdx_frag f;
 
 		KUNIT_EXPECT_EQ(test, smbdx_frag_init(&f, max_frag + 1, sends[i],
-						     max_frag),
+						      max_frag),
 				SMBDX_ERR_MSG_TOO_BIG);
 	}
 }
@@ -548,7 +548,7 @@ static void frag_safe_size(struct kunit *test)
 	u32 size = 1;
 
 	KUNIT_EXPECT_EQ(test, smbdx_frag_safe_max_recv_size(c->credits,
-							   c->recv_size, &size),
+							    c->recv_size, &size),
 			c->want);
 	KUNIT_EXPECT_EQ(test, size, c->size);
 }
@@ -573,7 +573,7 @@ static void frag_safe_size_holds_half(struct kunit *test)
 		for (n = 2; n <= 512; n++) {
 			smbdx_frag_safe_max_recv_size(n, recv_sizes[i], &size);
 			KUNIT_ASSERT_EQ(test, smbdx_frag_init(&f, size,
-							     recv_sizes[i],
+							      recv_sizes[i],
 							     size), SMBDX_OK);
 			KUNIT_ASSERT_LE(test, smbdx_frag_count(&f) - !size,
 					n / 2U);

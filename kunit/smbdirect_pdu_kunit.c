@@ -663,7 +663,7 @@ static void pdu_negotiate_both_sides(struct kunit *test)
 			smbdx_params_from_req(&pas, &rq, &pp);
 			smbdx_negotiate_resp_encode(&pp, 5, &resp);
 			v = smbdx_negotiate_resp_decode(&resp, sizeof(resp), &act,
-						       &rs);
+							&rs);
 			KUNIT_ASSERT_EQ(test, v, SMBDX_OK);
 			smbdx_params_from_resp(&act, &rs, &pa);
 
@@ -1097,7 +1097,7 @@ static void pdu_ird_ord_parse(struct kunit *test)
 	u8 *p = at_page_end(page, c->pd, sizeof(c->pd), c->len);
 
 	KUNIT_EXPECT_EQ(test, smbdx_ird_ord_parse(c->iwarp, c->len ? p : NULL,
-						 c->len, &cm, &peer), c->kind);
+						  c->len, &cm, &peer), c->kind);
 	KUNIT_EXPECT_EQ(test, peer.ird, c->ird);
 	KUNIT_EXPECT_EQ(test, peer.ord, c->ord);
 }

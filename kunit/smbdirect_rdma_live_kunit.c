@@ -161,7 +161,7 @@ static void rl_check(struct kunit *test, const u8 *p, u32 len, u32 seed,
 }
 
 static struct smbdx_reg *rl_register(struct kunit *test, struct smbdx_conn *conn,
-				    struct rl_buf *b, unsigned int flags)
+				     struct rl_buf *b, unsigned int flags)
 {
 	struct smbdx_reg *reg;
 	struct iov_iter it;
@@ -230,7 +230,7 @@ static void rl_peer_reply(struct kunit *test, struct smbdx_conn *peer,
 	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, sizeof(data));
 	KUNIT_ASSERT_EQ(test, smbdx_send(peer, &it, 0, 0), 0);
 	KUNIT_ASSERT_EQ(test, smbdx_recv_msg(owner, msecs_to_jiffies(timeout_ms),
-					    &msg), 0);
+					     &msg), 0);
 	KUNIT_EXPECT_EQ(test, smbdx_msg_len(msg), (u32)sizeof(data));
 	smbdx_msg_free(msg);
 }
@@ -828,7 +828,7 @@ static void smbdx_rdma_teardown_outstanding(struct kunit *test)
 	srv = tl_listen(test, &sin, NULL, &tl_pull_ops);
 	/* Not through tl_connect: this test destroys it itself. */
 	cli = smbdx_connect(&init_net, (struct sockaddr *)&sin, NULL, NULL, NULL,
-			   NULL);
+			    NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(cli));
 	srvc = tl_accepted(test, srv, 0);
 	for (i = 0; i < 3; i++) {

@@ -1170,7 +1170,7 @@ static void smbdx_many_connections(struct kunit *test)
 	/* Each server side answers with the index it got. */
 	for (i = 0; i < TL_NCONN; i++) {
 		KUNIT_ASSERT_EQ(test, smbdx_recv_msg(srvc[i], msecs_to_jiffies(timeout_ms),
-						    &msg), 0);
+						     &msg), 0);
 		KUNIT_ASSERT_EQ(test, smbdx_msg_len(msg), 3000U);
 		kv.iov_base = buf;
 		kv.iov_len = 3000;
@@ -1317,7 +1317,7 @@ static void smbdx_active_bad_responses(struct kunit *test)
 		tl_raw_listen(test, &sin, srv);
 		before = smbdx_test_global_error_count(b->cause);
 		conn = smbdx_connect(&init_net, (struct sockaddr *)&sin, NULL, &cfg,
-				    NULL, NULL);
+				     NULL, NULL);
 		KUNIT_EXPECT_TRUE_MSG(test, IS_ERR(conn), "%s: connected", b->what);
 		if (!IS_ERR(conn)) {
 			smbdx_destroy(conn);

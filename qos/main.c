@@ -9,6 +9,8 @@
  * the API depend on sqos.ko, so they are unloaded first). Everything else
  * is locked by flow.c and policy.c.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/init.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -108,7 +110,7 @@ static int __init sqos_init(void)
 	srv->capacity_iops = capacity_iops;
 	sqos_global = srv;
 	sqos_debugfs_init(srv);
-	pr_info("sqos: MS-SQOS Storage QoS ready (%s)\n",
+	pr_info("MS-SQOS Storage QoS ready (%s)\n",
 		enable ? "enabled" : "disabled");
 	return 0;
 }

@@ -165,7 +165,7 @@ out:
  * -ENODEV, -EINVAL (bad configuration), -EINTR, ...
  */
 struct smbdx_conn *smbdx_connect(struct net *net, const struct sockaddr *dst,
-			       const struct sockaddr *src,
+				 const struct sockaddr *src,
 			       const struct smbdx_conn_config *cfg,
 			       const struct smbdx_conn_ops *ops, void *ctx)
 {

@@ -38,6 +38,8 @@
  * CM event) and the listener may all call it, in any order.
  */
 
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/ratelimit.h>
@@ -52,17 +54,13 @@ LIST_HEAD(smbdx_conns);
 
 static atomic_t smbdx_conn_nums = ATOMIC_INIT(0);
 
-static const char * const smbdx_state_names[] = {
-	[SMBDX_CS_CREATED] = "CREATED",
-	[SMBDX_CS_RESOLVE_ADDR] = "RESOLVE_ADDR",
-	[SMBDX_CS_RESOLVE_ROUTE] = "RESOLVE_ROUTE",
-	[SMBDX_CS_CONNECTING] = "CONNECTING",
-	[SMBDX_CS_NEGOTIATING] = "NEGOTIATING",
-	[SMBDX_CS_ESTABLISHED] = "ESTABLISHED",
-	[SMBDX_CS_DISCONNECTING] = "DISCONNECTING",
-	[SMBDX_CS_DISCONNECTED] = "DISCONNECTED",
-	[SMBDX_CS_DESTROYED] = "DESTROYED",
+static const char * const smbdx_state_names[SMBDX_CS_COUNT] = {
+	"CREATED", "RESOLVE_ADDR", "RESOLVE_ROUTE", "CONNECTING", "NEGOTIATING",
+	"ESTABLISHED", "DISCONNECTING", "DISCONNECTED", "DESTROYED",
 };
+
+/* trace.h's smbdx_show_state() lists the same nine. */
+static_assert(SMBDX_CS_COUNT == 9);
 
 /**
  * smbdx_state_str() - name of a connection state
@@ -92,7 +90,7 @@ static void smbdx_conn_est_work(struct work_struct *w);
  * Return: the connection, or NULL without memory.
  */
 struct smbdx_conn *smbdx_conn_alloc(enum smbdx_role role,
-				  const struct smbdx_conn_config *cfg)
+				    const struct smbdx_conn_config *cfg)
 {
 	struct smbdx_conn *conn;
 
@@ -202,7 +200,7 @@ void smbdx_conn_set_state(struct smbdx_conn *conn, enum smbdx_conn_state s)
 	lockdep_assert_held(&conn->lock);
 	if (s <= conn->state)
 		return;
-	trace_smbdx_state(conn->num, conn->state, s);
+	trace_smbdx_state(conn, conn->state, s);
 	conn->state = s;
 	wake_up_all(&conn->wq);
 }
@@ -231,17 +229,36 @@ void smbdx_conn_queue_work(struct smbdx_conn *conn, struct work_struct *w)
  */
 void smbdx_conn_log_error(struct smbdx_conn *conn, int cause)
 {
-	if (cause > 0 && cause < SMBDX_VERDICT_COUNT)
-		pr_warn_ratelimited("smbdirect: connection %u to %pISpc: invalid message: %s; disconnecting\n",
-				    conn->num, &conn->peer,
-				    smbdx_verdict_str(cause));
-	else if (cause == SMBDX_CAUSE_PEER_DISCONNECT)
-		pr_debug("smbdirect: connection %u to %pISpc: %s\n", conn->num,
-			 &conn->peer, smbdx_cause_str(cause));
+	static DEFINE_RATELIMIT_STATE(rs, DEFAULT_RATELIMIT_INTERVAL,
+				      DEFAULT_RATELIMIT_BURST);
+	/* Known once the address resolved or the request arrived. */
+	struct ib_device *ibdev = READ_ONCE(conn->ibdev);
+	bool invalid = cause > 0 && cause < SMBDX_VERDICT_COUNT;
+	const char *level = invalid ? KERN_WARNING : KERN_INFO;
+	const char *what = smbdx_cause_str(cause);
+
+	if (cause == SMBDX_CAUSE_PEER_DISCONNECT) {
+		if (ibdev)
+			ibdev_dbg(ibdev, KBUILD_MODNAME ": connection %u to %pISpc: %s\n",
+				  conn->num, &conn->peer, what);
+		else
+			pr_debug("connection %u to %pISpc: %s\n", conn->num,
+				 &conn->peer, what);
+		return;
+	}
+	if (!__ratelimit(&rs))
+		return;
+	if (ibdev)
+		ibdev_printk(level, ibdev,
+			     KBUILD_MODNAME ": connection %u to %pISpc: %s%s; disconnecting\n",
+			     conn->num, &conn->peer,
+			     invalid ? "invalid message: " : "", what);
+	else if (invalid)
+		pr_warn("connection %u to %pISpc: invalid message: %s; disconnecting\n",
+			conn->num, &conn->peer, what);
 	else
-		pr_info_ratelimited("smbdirect: connection %u to %pISpc: %s; disconnecting\n",
-				    conn->num, &conn->peer,
-				    smbdx_cause_str(cause));
+		pr_info("connection %u to %pISpc: %s; disconnecting\n",
+			conn->num, &conn->peer, what);
 }
 
 /**
@@ -261,7 +278,7 @@ void __smbdx_conn_fail(struct smbdx_conn *conn, int err, int cause)
 
 	conn->error = err;
 	conn->cause = cause;
-	trace_smbdx_error(conn->num, err, cause);
+	trace_smbdx_error(conn, err, cause);
 	if (cause > 0 && cause < SMBDX_CAUSE_COUNT) {
 		atomic64_inc(&conn->stats.errors[cause]);
 		atomic64_inc(&smbdx_global_stats.errors[cause]);
@@ -359,8 +376,8 @@ static void smbdx_qp_event(struct ib_event *event, void *context)
 	struct smbdx_conn *conn = context;
 
 	/* Fatal QP errors also flush the queues; the completions fail it. */
-	pr_debug("smbdirect: connection %u: QP event %s\n", conn->num,
-		 ib_event_msg(event->event));
+	ibdev_dbg(conn->ibdev, KBUILD_MODNAME ": connection %u: QP event %s\n",
+		  conn->num, ib_event_msg(event->event));
 	if (event->event == IB_EVENT_COMM_EST)
 		smbdx_conn_comm_est(conn);
 }
@@ -445,6 +462,8 @@ int smbdx_conn_setup_qp(struct smbdx_conn *conn)
 	if (rc)
 		goto out;
 	conn->qp_created = true;
+	conn->cq_id = conn->cq->res.id;
+	conn->qpn = conn->id->qp->qp_num;
 
 	rc = smbdx_mr_pool_init(conn);
 	if (rc)
@@ -553,7 +572,7 @@ static void smbdx_conn_disc_work(struct work_struct *w)
 }
 
 static void smbdx_conn_record_ird_ord(struct smbdx_conn *conn,
-				     const struct rdma_conn_param *p)
+				      const struct rdma_conn_param *p)
 {
 	if (p->responder_resources)
 		conn->ird = p->responder_resources;
@@ -574,9 +593,9 @@ static void smbdx_conn_record_ird_ord(struct smbdx_conn *conn,
  * Return: 0 (the CM must not destroy the cm_id).
  */
 int smbdx_conn_cm_event(struct smbdx_conn *conn, struct rdma_cm_id *id,
-		       struct rdma_cm_event *event)
+			struct rdma_cm_event *event)
 {
-	pr_debug("smbdirect: connection %u: %s (%d)\n", conn->num,
+	pr_debug("connection %u: %s (%d)\n", conn->num,
 		 rdma_event_msg(event->event), event->status);
 
 	switch (event->event) {

@@ -107,7 +107,7 @@ static bool smbdx_credits_must_grant(const struct smbdx_credits *c)
  * ReceiveCreditMax or target of 0 is raised to 1.
  */
 void smbdx_credits_init(struct smbdx_credits *c,
-		       const struct smbdx_proto_params *p)
+			const struct smbdx_proto_params *p)
 {
 	memset(c, 0, sizeof(*c));
 	c->send_credits = p->send_credits;
@@ -191,7 +191,7 @@ EXPORT_SYMBOL_IF_KUNIT(smbdx_credits_grant_initial);
  * are protocol violations: terminate the connection.
  */
 enum smbdx_verdict smbdx_credits_on_recv(struct smbdx_credits *c,
-				       const struct smbdx_data_info *di)
+					 const struct smbdx_data_info *di)
 {
 	if (!c->recv_granted || !c->recv_posted)
 		return SMBDX_ERR_RECV_NO_CREDIT;
@@ -309,7 +309,7 @@ EXPORT_SYMBOL_IF_KUNIT(smbdx_credits_peek_send);
  * Return: the action taken.
  */
 enum smbdx_send_action smbdx_credits_next_send(struct smbdx_credits *c,
-					     struct smbdx_data_info *di)
+					       struct smbdx_data_info *di)
 {
 	enum smbdx_send_action act = smbdx_credits_peek_send(c);
 	u32 g;

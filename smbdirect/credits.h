@@ -97,16 +97,16 @@ static inline u32 smbdx_credits_recv_ungranted(const struct smbdx_credits *c)
 }
 
 void smbdx_credits_init(struct smbdx_credits *c,
-		       const struct smbdx_proto_params *p);
+			const struct smbdx_proto_params *p);
 u32 smbdx_credits_recv_to_post(const struct smbdx_credits *c);
 void smbdx_credits_recv_posted(struct smbdx_credits *c, u32 n);
 u16 smbdx_credits_grant_initial(struct smbdx_credits *c);
 enum smbdx_verdict smbdx_credits_on_recv(struct smbdx_credits *c,
-				       const struct smbdx_data_info *di);
+					 const struct smbdx_data_info *di);
 enum smbdx_verdict smbdx_credits_queue(struct smbdx_credits *c, u32 n);
 enum smbdx_send_action smbdx_credits_peek_send(const struct smbdx_credits *c);
 enum smbdx_send_action smbdx_credits_next_send(struct smbdx_credits *c,
-					     struct smbdx_data_info *di);
+					       struct smbdx_data_info *di);
 u16 smbdx_credits_grant_now(const struct smbdx_credits *c);
 bool smbdx_credits_need_credit_msg(const struct smbdx_credits *c);
 bool smbdx_credits_on_idle_timeout(struct smbdx_credits *c);

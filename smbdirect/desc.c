@@ -61,7 +61,7 @@
  * than 2^32 entries of less than 2^32 bytes).
  */
 int smbdx_desc_total(const struct smbdx_buffer_desc_v1 *descs, u32 ndescs,
-		    u32 max_descs, u64 *total)
+		     u32 max_descs, u64 *total)
 {
 	u64 sum = 0;
 	u32 i;
@@ -107,7 +107,7 @@ EXPORT_SYMBOL_IF_KUNIT(smbdx_desc_total);
  * the buffer.
  */
 int smbdx_desc_select(const struct smbdx_buffer_desc_v1 *descs, u32 ndescs,
-		     u32 max_descs, u64 offset, u32 len,
+		      u32 max_descs, u64 offset, u32 len,
 		     struct smbdx_rw_seg *segs, u32 *nsegs)
 {
 	u64 total, skip = offset;
@@ -236,7 +236,7 @@ static int frwr_one_mr(struct scatterlist *sgl, int nents, u32 *off,
  * does not fit in an int.
  */
 int smbdx_frwr_count(struct scatterlist *sgl, int nents, u32 page_size,
-		    u32 depth)
+		     u32 depth)
 {
 	struct scatterlist *sg = sgl;
 	u32 off = 0;
@@ -281,7 +281,7 @@ EXPORT_SYMBOL_IF_KUNIT(smbdx_frwr_count);
  * @max_mrs is smaller, and 0 only if @max_mrs is 0.
  */
 u32 smbdx_mr_pool_size(u32 depth, u32 page_size, u32 max_rw_size, u32 ird,
-		      u32 max_mrs)
+		       u32 max_mrs)
 {
 	u64 unit = max_t(u64, (u64)depth * page_size, 1);
 	u64 per_io = div64_u64((u64)max_rw_size + unit - 1, unit) + 1;

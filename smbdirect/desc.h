@@ -34,13 +34,13 @@ struct smbdx_rw_seg {
 };
 
 int smbdx_desc_total(const struct smbdx_buffer_desc_v1 *descs, u32 ndescs,
-		    u32 max_descs, u64 *total);
+		     u32 max_descs, u64 *total);
 int smbdx_desc_select(const struct smbdx_buffer_desc_v1 *descs, u32 ndescs,
-		     u32 max_descs, u64 offset, u32 len,
+		      u32 max_descs, u64 offset, u32 len,
 		     struct smbdx_rw_seg *segs, u32 *nsegs);
 int smbdx_frwr_count(struct scatterlist *sgl, int nents, u32 page_size,
-		    u32 depth);
+		     u32 depth);
 u32 smbdx_mr_pool_size(u32 depth, u32 page_size, u32 max_rw_size, u32 ird,
-		      u32 max_mrs);
+		       u32 max_mrs);
 
 #endif /* _SMBDIRECT_DESC_H */

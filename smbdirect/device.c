@@ -56,8 +56,8 @@ static int smbdx_ib_add(struct ib_device *ibdev)
 	list_add_tail(&sdev->list, &smbdx_devices);
 	mutex_unlock(&smbdx_devices_lock);
 
-	dev_info(&ibdev->dev, "smbdirect: added (%s)\n",
-		 smbdx_dev_verdict_str(sdev->limits.verdict));
+	ibdev_info(ibdev, KBUILD_MODNAME ": added (%s)\n",
+		   smbdx_dev_verdict_str(sdev->limits.verdict));
 	return 0;
 }
 
@@ -72,7 +72,7 @@ static void smbdx_ib_remove(struct ib_device *ibdev, void *client_data)
 	list_del(&sdev->list);
 	mutex_unlock(&smbdx_devices_lock);
 
-	dev_info(&ibdev->dev, "smbdirect: removed\n");
+	ibdev_info(ibdev, KBUILD_MODNAME ": removed\n");
 	kfree(sdev);
 }
 

@@ -31,7 +31,7 @@ static u32 clamp_attr(int val, u32 max)
  * is not (also stored in @out->verdict).
  */
 enum smbdx_dev_verdict smbdx_dev_limits_compute(const struct ib_device_attr *attr,
-					      bool iwarp,
+						bool iwarp,
 					      struct smbdx_dev_limits *out)
 {
 	enum smbdx_dev_verdict v = SMBDX_DEV_OK;

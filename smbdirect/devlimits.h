@@ -75,7 +75,7 @@ struct smbdx_dev_limits {
 };
 
 enum smbdx_dev_verdict smbdx_dev_limits_compute(const struct ib_device_attr *attr,
-					      bool iwarp,
+						bool iwarp,
 					      struct smbdx_dev_limits *out);
 const char *smbdx_dev_verdict_str(enum smbdx_dev_verdict verdict);
 

@@ -53,7 +53,7 @@
  * @max_send_size leaves no room for a payload after the 24-byte header.
  */
 enum smbdx_verdict smbdx_frag_init(struct smbdx_frag *f, u32 len,
-				 u32 max_send_size,
+				   u32 max_send_size,
 				 u32 max_fragmented_send_size)
 {
 	memset(f, 0, sizeof(*f));
@@ -93,7 +93,7 @@ EXPORT_SYMBOL_IF_KUNIT(smbdx_frag_count);
  * Return: true if a fragment was produced, false if the message is done.
  */
 bool smbdx_frag_next(struct smbdx_frag *f, struct smbdx_data_info *di,
-		    u32 *msg_offset)
+		     u32 *msg_offset)
 {
 	u32 len;
 
@@ -141,7 +141,7 @@ EXPORT_SYMBOL_IF_KUNIT(smbdx_reasm_init);
  * DataLength. Errors terminate the connection; the state is unchanged.
  */
 enum smbdx_verdict smbdx_reasm_add(struct smbdx_reasm *r,
-				 const struct smbdx_data_info *di,
+				   const struct smbdx_data_info *di,
 				 struct smbdx_reasm_place *out)
 {
 	u32 len = di->data_length;
@@ -215,7 +215,7 @@ EXPORT_SYMBOL_IF_KUNIT(smbdx_reasm_add);
  * protocol minimum of 131072 (more or larger receive buffers are needed).
  */
 enum smbdx_verdict smbdx_frag_safe_max_recv_size(u16 recv_credit_max,
-					       u32 max_receive_size, u32 *out)
+						 u32 max_receive_size, u32 *out)
 {
 	u32 payload = max_receive_size > SMBDX_DATA_PAYLOAD_OFFSET ?
 		      max_receive_size - SMBDX_DATA_PAYLOAD_OFFSET : 0;

@@ -102,18 +102,18 @@ static inline bool smbdx_reasm_active(const struct smbdx_reasm *r)
 }
 
 enum smbdx_verdict smbdx_frag_init(struct smbdx_frag *f, u32 len,
-				 u32 max_send_size,
+				   u32 max_send_size,
 				 u32 max_fragmented_send_size);
 u32 smbdx_frag_count(const struct smbdx_frag *f);
 bool smbdx_frag_next(struct smbdx_frag *f, struct smbdx_data_info *di,
-		    u32 *msg_offset);
+		     u32 *msg_offset);
 
 void smbdx_reasm_init(struct smbdx_reasm *r, u32 max_fragmented_recv_size);
 enum smbdx_verdict smbdx_reasm_add(struct smbdx_reasm *r,
-				 const struct smbdx_data_info *di,
+				   const struct smbdx_data_info *di,
 				 struct smbdx_reasm_place *out);
 
 enum smbdx_verdict smbdx_frag_safe_max_recv_size(u16 recv_credit_max,
-					       u32 max_receive_size, u32 *out);
+						 u32 max_receive_size, u32 *out);
 
 #endif /* _SMBDIRECT_FRAG_H */

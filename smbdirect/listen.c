@@ -202,7 +202,7 @@ void smbdx_conn_upcall_work(struct work_struct *w)
 }
 
 static int smbdx_listener_connect_request(struct smbdx_listener *lis,
-					 struct rdma_cm_id *id,
+					  struct rdma_cm_id *id,
 					 struct rdma_cm_event *event)
 {
 	struct rdma_conn_param param = {};
@@ -238,7 +238,7 @@ static int smbdx_listener_connect_request(struct smbdx_listener *lis,
 	cm.ird = event->param.conn.initiator_depth;
 	cm.ord = event->param.conn.responder_resources;
 	kind = smbdx_ird_ord_parse(conn->limits.iwarp,
-				  event->param.conn.private_data,
+				   event->param.conn.private_data,
 				  event->param.conn.private_data_len, &cm, &peer);
 	if (smbdx_ird_ord_negotiate(&local, &peer, &out)) {
 		atomic64_inc(&conn->stats.errors[SMBDX_ERR_IRD_ORD_ZERO]);
@@ -320,7 +320,7 @@ static void smbdx_listener_remove_work(struct work_struct *w)
  * new cm_id).
  */
 int smbdx_listener_cm_event(struct smbdx_listener *lis, struct rdma_cm_id *id,
-			   struct rdma_cm_event *event)
+			    struct rdma_cm_event *event)
 {
 	switch (event->event) {
 	case RDMA_CM_EVENT_CONNECT_REQUEST:
@@ -381,7 +381,7 @@ void smbdx_listeners_device_removed(struct ib_device *ibdev)
  * Return: the listener or an ERR_PTR().
  */
 struct smbdx_listener *smbdx_listen(struct net *net, const struct sockaddr *addr,
-				  const struct smbdx_conn_config *cfg,
+				    const struct smbdx_conn_config *cfg,
 				  const struct smbdx_listener_ops *ops,
 				  void *ctx)
 {

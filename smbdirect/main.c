@@ -167,7 +167,7 @@ void smbdx_conn_config_resolve(struct smbdx_conn_config *cfg, bool passive)
 		p->max_fragmented_recv_size = def.proto.max_fragmented_recv_size;
 	if (!p->max_fragmented_recv_size) {
 		smbdx_frag_safe_max_recv_size(p->recv_credit_max,
-					     p->max_receive_size, &frag);
+					      p->max_receive_size, &frag);
 		p->max_fragmented_recv_size = max_t(u32, frag,
 						    SMBDX_PROTO_MIN_FRAG_SIZE);
 	}
@@ -183,51 +183,17 @@ void smbdx_conn_config_resolve(struct smbdx_conn_config *cfg, bool passive)
 	p->keepalive_interval = DIV_ROUND_UP(cfg->keepalive_ms, MSEC_PER_SEC);
 }
 
-static const char * const smbdx_stat_names[SMBDX_STAT_COUNT] = {
-	[SMBDX_STAT_TX_NEG_REQ] = "tx_negotiate_req",
-	[SMBDX_STAT_TX_NEG_RESP] = "tx_negotiate_resp",
-	[SMBDX_STAT_TX_MSGS] = "tx_messages",
-	[SMBDX_STAT_TX_FRAGS] = "tx_fragments",
-	[SMBDX_STAT_TX_EMPTY] = "tx_empty",
-	[SMBDX_STAT_TX_KEEPALIVE_REQ] = "tx_keepalive_requests",
-	[SMBDX_STAT_TX_KEEPALIVE_RESP] = "tx_keepalive_responses",
-	[SMBDX_STAT_TX_CREDITS_GRANTED] = "tx_credits_granted",
-	[SMBDX_STAT_TX_BYTES] = "tx_bytes",
-	[SMBDX_STAT_TX_INVALIDATE] = "tx_send_with_invalidate",
-	[SMBDX_STAT_RX_NEG_REQ] = "rx_negotiate_req",
-	[SMBDX_STAT_RX_NEG_RESP] = "rx_negotiate_resp",
-	[SMBDX_STAT_RX_MSGS] = "rx_messages",
-	[SMBDX_STAT_RX_FRAGS] = "rx_fragments",
-	[SMBDX_STAT_RX_EMPTY] = "rx_empty",
-	[SMBDX_STAT_RX_KEEPALIVE_REQ] = "rx_keepalive_requests",
-	[SMBDX_STAT_RX_CREDITS_GRANTED] = "rx_credits_granted",
-	[SMBDX_STAT_RX_BYTES] = "rx_bytes",
-	[SMBDX_STAT_RX_INVALIDATED] = "rx_invalidated",
-	[SMBDX_STAT_SEND_BLOCKED] = "send_blocked_on_credits",
-	[SMBDX_STAT_SEND_SQ_FULL] = "send_queue_full",
-	[SMBDX_STAT_RECV_GATED] = "recv_repost_deferred",
-	[SMBDX_STAT_LOCAL_TOO_BIG] = "local_message_too_big",
-	[SMBDX_STAT_KEEPALIVE_TIMER] = "idle_timer_expired",
-	[SMBDX_STAT_MR_REGISTRATIONS] = "mr_registrations",
-	[SMBDX_STAT_MR_REGISTERED_BYTES] = "mr_registered_bytes",
-	[SMBDX_STAT_MR_REG_WAITS] = "mr_registration_waits",
-	[SMBDX_STAT_MR_REG_FAILED] = "mr_registration_failures",
-	[SMBDX_STAT_MR_LOCAL_INV] = "mr_local_invalidations",
-	[SMBDX_STAT_MR_REMOTE_INV] = "mr_remote_invalidations",
-	[SMBDX_STAT_MR_REMOTE_INV_UNKNOWN] = "mr_remote_invalidations_unknown",
-	[SMBDX_STAT_MR_RECYCLED] = "mr_recycled",
-	[SMBDX_STAT_RDMA_READS] = "rdma_reads",
-	[SMBDX_STAT_RDMA_READ_BYTES] = "rdma_read_bytes",
-	[SMBDX_STAT_RDMA_WRITES] = "rdma_writes",
-	[SMBDX_STAT_RDMA_WRITE_BYTES] = "rdma_write_bytes",
-	[SMBDX_STAT_RDMA_WRS] = "rdma_rw_work_requests",
-	[SMBDX_STAT_RDMA_LOCAL_MRS] = "rdma_rw_local_mrs",
-	[SMBDX_STAT_RW_FAILED] = "rdma_rw_failures",
-	[SMBDX_STAT_RW_BAD_DESC] = "rdma_rw_bad_descriptors",
-	[SMBDX_STAT_RW_TOO_BIG] = "rdma_rw_too_big",
-	[SMBDX_STAT_DESTROY_DRAIN_TIMEOUTS] = "destroy_drain_timeouts",
-	[SMBDX_STAT_CM_COMM_EST] = "cm_established_by_data",
+/* SMBDX_STAT_<ID> is entry <ID>: the list in the enum's order. */
+static const struct smbdx_stat_info {
+	enum smbdx_stat s;
+	const char *name;
+} smbdx_stats[] = {
+#define SMBDX_STAT(id, ...) { SMBDX_STAT_##id, __VA_ARGS__ },
+#include "stats.h"
+#undef SMBDX_STAT
 };
+
+static_assert(ARRAY_SIZE(smbdx_stats) == SMBDX_STAT_COUNT);
 
 /**
  * smbdx_stat_name() - debugfs name of a counter
@@ -237,10 +203,11 @@ static const char * const smbdx_stat_names[SMBDX_STAT_COUNT] = {
  */
 const char *smbdx_stat_name(enum smbdx_stat s)
 {
-	if ((unsigned int)s >= SMBDX_STAT_COUNT || !smbdx_stat_names[s])
+	if ((unsigned int)s >= SMBDX_STAT_COUNT)
 		return "unknown";
-	return smbdx_stat_names[s];
+	return smbdx_stats[s].name;
 }
+EXPORT_SYMBOL_IF_KUNIT(smbdx_stat_name);
 
 /**
  * smbdx_stat_inc() - count one event on a connection and globally
@@ -265,74 +232,18 @@ void smbdx_stat_add(struct smbdx_conn *conn, enum smbdx_stat s, u64 n)
 	atomic64_add(n, &smbdx_global_stats.v[s]);
 }
 
-/* Short names of the causes, in enum order (debugfs "errors"). */
-static const char * const smbdx_cause_names[SMBDX_CAUSE_COUNT] = {
-	[SMBDX_CAUSE_NONE] = "none",
-	[SMBDX_ERR_NEG_REQ_SHORT] = "neg_req_short",
-	[SMBDX_ERR_NEG_REQ_VERSION] = "neg_req_version",
-	[SMBDX_ERR_NEG_REQ_CREDITS] = "neg_req_credits",
-	[SMBDX_ERR_NEG_REQ_MAX_RECV] = "neg_req_max_recv",
-	[SMBDX_ERR_NEG_REQ_MAX_FRAG] = "neg_req_max_frag",
-	[SMBDX_ERR_NEG_RESP_SHORT] = "neg_resp_short",
-	[SMBDX_ERR_NEG_RESP_STATUS] = "neg_resp_status",
-	[SMBDX_ERR_NEG_RESP_VERSION] = "neg_resp_version",
-	[SMBDX_ERR_NEG_RESP_CREDITS_GRANTED] = "neg_resp_credits_granted",
-	[SMBDX_ERR_NEG_RESP_CREDITS_REQUESTED] = "neg_resp_credits_requested",
-	[SMBDX_ERR_NEG_RESP_MAX_RECV] = "neg_resp_max_recv",
-	[SMBDX_ERR_NEG_RESP_MAX_FRAG] = "neg_resp_max_frag",
-	[SMBDX_ERR_NEG_RESP_PREF_SEND] = "neg_resp_pref_send",
-	[SMBDX_ERR_NEG_NO_RECV_CREDITS] = "neg_no_recv_credits",
-	[SMBDX_ERR_DATA_SHORT] = "data_short",
-	[SMBDX_ERR_DATA_CREDITS_REQUESTED] = "data_credits_requested",
-	[SMBDX_ERR_DATA_OFFSET_ALIGN] = "data_offset_align",
-	[SMBDX_ERR_DATA_OFFSET_OVERLAP] = "data_offset_overlap",
-	[SMBDX_ERR_DATA_OVERFLOW] = "data_overflow",
-	[SMBDX_ERR_DATA_PAST_END] = "data_past_end",
-	[SMBDX_ERR_DATA_TOO_BIG] = "data_too_big",
-	[SMBDX_ERR_REASM_MISMATCH] = "reassembly_mismatch",
-	[SMBDX_ERR_RECV_NO_CREDIT] = "recv_without_credit",
-	[SMBDX_ERR_SEND_CREDIT_OVERFLOW] = "send_credit_overflow",
-	[SMBDX_ERR_MSG_TOO_BIG] = "msg_too_big",
-	[SMBDX_ERR_BUF_TOO_SMALL] = "buf_too_small",
-	[SMBDX_ERR_INVALID] = "invalid",
-	[SMBDX_ERR_FRAG_CONFIG] = "frag_config",
-	[SMBDX_ERR_BD_LENGTH] = "bd_length",
-	[SMBDX_ERR_BD_OVERFLOW] = "bd_overflow",
-	[SMBDX_ERR_IRD_ORD_ZERO] = "ird_ord_zero",
-	[SMBDX_CAUSE_NEG_TIMEOUT] = "negotiation_timeout",
-	[SMBDX_CAUSE_KEEPALIVE_TIMEOUT] = "keepalive_timeout",
-	[SMBDX_CAUSE_PEER_DISCONNECT] = "peer_disconnect",
-	[SMBDX_CAUSE_CM_ERROR] = "cm_error",
-	[SMBDX_CAUSE_REJECTED] = "rejected",
-	[SMBDX_CAUSE_DEVICE_REMOVAL] = "device_removal",
-	[SMBDX_CAUSE_RECV_ERROR] = "recv_completion_error",
-	[SMBDX_CAUSE_SEND_ERROR] = "send_completion_error",
-	[SMBDX_CAUSE_POST_ERROR] = "post_error",
-	[SMBDX_CAUSE_NOMEM] = "no_memory",
-	[SMBDX_CAUSE_NEG_REFUSED] = "negotiation_refused",
-	[SMBDX_CAUSE_ACCEPT_REFUSED] = "accept_refused",
-	[SMBDX_CAUSE_DEVICE_UNUSABLE] = "device_unusable",
-	[SMBDX_CAUSE_MR_ERROR] = "mr_completion_error",
-	[SMBDX_CAUSE_RW_ERROR] = "rdma_rw_completion_error",
+/* SMBDX_CAUSE_<ID> is entry <ID> - SMBDX_VERDICT_COUNT. */
+static const struct smbdx_cause_info {
+	enum smbdx_cause c;
+	const char *name;
+	const char *text;
+} smbdx_causes[] = {
+#define SMBDX_CAUSE(id, ...) { SMBDX_CAUSE_##id, __VA_ARGS__ },
+#include "causes.h"
+#undef SMBDX_CAUSE
 };
 
-static const char * const smbdx_cause_text[SMBDX_CAUSE_COUNT] = {
-	[SMBDX_CAUSE_NEG_TIMEOUT] = "3.1.6.1: negotiation timer expired",
-	[SMBDX_CAUSE_KEEPALIVE_TIMEOUT] = "3.1.6.2: no message after a keepalive request",
-	[SMBDX_CAUSE_PEER_DISCONNECT] = "3.1.7.1: the peer disconnected (or flushed the QP)",
-	[SMBDX_CAUSE_CM_ERROR] = "connection manager error (address, route, connect)",
-	[SMBDX_CAUSE_REJECTED] = "the peer rejected the connection",
-	[SMBDX_CAUSE_DEVICE_REMOVAL] = "the RDMA device was removed",
-	[SMBDX_CAUSE_RECV_ERROR] = "receive completed with an error",
-	[SMBDX_CAUSE_SEND_ERROR] = "send completed with an error",
-	[SMBDX_CAUSE_POST_ERROR] = "posting a work request failed",
-	[SMBDX_CAUSE_NOMEM] = "out of memory",
-	[SMBDX_CAUSE_NEG_REFUSED] = "3.1.5.7: the peer refused our negotiate request",
-	[SMBDX_CAUSE_ACCEPT_REFUSED] = "the upper layer refused the connection",
-	[SMBDX_CAUSE_DEVICE_UNUSABLE] = "the RDMA device cannot carry SMB Direct",
-	[SMBDX_CAUSE_MR_ERROR] = "a memory registration or invalidation failed",
-	[SMBDX_CAUSE_RW_ERROR] = "an RDMA read or write failed (bad descriptor?)",
-};
+static_assert(ARRAY_SIZE(smbdx_causes) == SMBDX_CAUSE_COUNT - SMBDX_VERDICT_COUNT);
 
 /**
  * smbdx_cause_name() - short name of a termination cause (debugfs)
@@ -342,9 +253,13 @@ static const char * const smbdx_cause_text[SMBDX_CAUSE_COUNT] = {
  */
 const char *smbdx_cause_name(int cause)
 {
-	if (cause < 0 || cause >= SMBDX_CAUSE_COUNT || !smbdx_cause_names[cause])
+	if (cause == SMBDX_CAUSE_NONE)
+		return "none";
+	if (cause > 0 && cause < SMBDX_VERDICT_COUNT)
+		return smbdx_verdict_name(cause);
+	if (cause < 0 || cause >= SMBDX_CAUSE_COUNT)
 		return "unknown";
-	return smbdx_cause_names[cause];
+	return smbdx_causes[cause - SMBDX_VERDICT_COUNT].name;
 }
 EXPORT_SYMBOL_IF_KUNIT(smbdx_cause_name);
 
@@ -359,10 +274,11 @@ const char *smbdx_cause_str(int cause)
 {
 	if (cause > 0 && cause < SMBDX_VERDICT_COUNT)
 		return smbdx_verdict_str(cause);
-	if (cause < 0 || cause >= SMBDX_CAUSE_COUNT || !smbdx_cause_text[cause])
+	if (cause < SMBDX_VERDICT_COUNT || cause >= SMBDX_CAUSE_COUNT)
 		return "none";
-	return smbdx_cause_text[cause];
+	return smbdx_causes[cause - SMBDX_VERDICT_COUNT].text;
 }
+EXPORT_SYMBOL_IF_KUNIT(smbdx_cause_str);
 
 static int __init smbdx_init(void)
 {

@@ -174,7 +174,7 @@ u32 smbdx_mr_plan(struct smbdx_conn *conn)
 
 	conn->mr_depth = conn->limits.frwr_depth;
 	conn->nmrs = smbdx_mr_pool_size(conn->mr_depth, PAGE_SIZE,
-				       conn->cfg.proto.max_read_write_size,
+					conn->cfg.proto.max_read_write_size,
 				       ird, smbdx_mr_pool_max);
 	return conn->nmrs;
 }
@@ -326,7 +326,7 @@ void smbdx_mr_remote_invalidated(struct smbdx_conn *conn, u32 rkey)
 			    mr->rkey == rkey) {
 				mr->state = SMBDX_MR_REMOTE_INV;
 				smbdx_stat_inc(conn, SMBDX_STAT_MR_REMOTE_INV);
-				trace_smbdx_mr(conn->num, rkey, "remote_inv");
+				trace_smbdx_mr(conn, rkey, SMBDX_MR_EV_REMOTE_INV, 0);
 				return;
 			}
 		}
@@ -353,12 +353,13 @@ static void smbdx_mr_wr_done(struct ib_cq *cq, struct ib_wc *wc)
 			reg->wr_status = wc->status;
 		if (wc->status == IB_WC_WR_FLUSH_ERR)
 			__smbdx_conn_fail(conn, -ECONNRESET,
-					 SMBDX_CAUSE_PEER_DISCONNECT);
+					  SMBDX_CAUSE_PEER_DISCONNECT);
 		else
 			__smbdx_conn_fail(conn, -EIO, SMBDX_CAUSE_MR_ERROR);
 	}
 	spin_unlock_bh(&conn->lock);
-	trace_smbdx_mr(conn->num, mr->rkey, wc->status ? "wr_failed" : "wr_done");
+	trace_smbdx_mr(conn, mr->rkey, wc->status ? SMBDX_MR_EV_WR_FAILED :
+		       SMBDX_MR_EV_WR_DONE, wc->status);
 	if (mr->last && reg)
 		complete(&reg->done);
 }
@@ -445,7 +446,7 @@ static void smbdx_mr_put_all(struct smbdx_reg *reg)
  * part of the chain was posted, the MRs of the whole chain are LOST.
  */
 static int smbdx_mr_post(struct smbdx_conn *conn, struct smbdx_reg *reg,
-			struct ib_send_wr *first)
+			 struct ib_send_wr *first)
 {
 	const struct ib_send_wr *bad = NULL;
 	int rc;
@@ -482,7 +483,7 @@ static int smbdx_reg_access(unsigned int flags)
 
 /* Map the pieces of the scatterlist onto reg->mrs and post the chain. */
 static int smbdx_reg_post(struct smbdx_conn *conn, struct smbdx_reg *reg,
-			 unsigned int flags)
+			  unsigned int flags)
 {
 	struct scatterlist *sg = reg->sgt.sgl;
 	int left = reg->mapped;
@@ -522,7 +523,7 @@ static int smbdx_reg_post(struct smbdx_conn *conn, struct smbdx_reg *reg,
 		d.token = ibmr->rkey;
 		d.length = ibmr->length;
 		smbdx_bd_v1_encode(&d, &reg->descs[i]);
-		trace_smbdx_mr(conn->num, mr->rkey, "register");
+		trace_smbdx_mr(conn, mr->rkey, SMBDX_MR_EV_REGISTER, 0);
 	}
 	/* Everything must be mapped by these MRs. */
 	if (left > 0 || off) {
@@ -576,13 +577,14 @@ out:
  * Return: the registration (smbdx_reg_descs() gives its Buffer Descriptor
  * V1 array; smbdx_deregister() ends it), or an ERR_PTR: -EINVAL (bad
  * flags, empty or user-backed buffer), -EMSGSIZE (needs more MRs than the
- * pool has, or more than one with SMBDX_REG_ONE_DESC), -EAGAIN (SMBDX_REG_NOWAIT and the pool is short), -ENOMEM,
+ * pool has, or more than one with SMBDX_REG_ONE_DESC), -EAGAIN
+ * (SMBDX_REG_NOWAIT and the pool is short), -ENOMEM,
  * -EIO (the provider failed the registration; the connection is then
  * terminated and nothing stays remotely accessible), or the connection's
  * error.
  */
 struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
-			       unsigned int flags)
+				 unsigned int flags)
 {
 	size_t len = iov_iter_count(iter);
 	struct iov_iter copy;
@@ -637,7 +639,7 @@ struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
 		goto out_sg;
 	}
 	need = smbdx_frwr_count(reg->sgt.sgl, reg->mapped, PAGE_SIZE,
-			       conn->mr_depth);
+				conn->mr_depth);
 	if (need < 0) {
 		rc = need;
 		goto out_unmap;
@@ -730,7 +732,7 @@ EXPORT_SYMBOL_NS_GPL(smbdx_register, SMBDX_NS);
  * Return: the first entry.
  */
 const struct smbdx_buffer_desc_v1 *smbdx_reg_descs(const struct smbdx_reg *reg,
-						 u32 *count)
+						   u32 *count)
 {
 	*count = reg->nmrs;
 	return reg->descs;
@@ -794,7 +796,7 @@ static int smbdx_reg_invalidate(struct smbdx_conn *conn, struct smbdx_reg *reg)
 		prev = &wrs[ninv];
 		last = mr;
 		ninv++;
-		trace_smbdx_mr(conn->num, mr->rkey, "local_inv");
+		trace_smbdx_mr(conn, mr->rkey, SMBDX_MR_EV_LOCAL_INV, 0);
 	}
 	spin_unlock_bh(&conn->lock);
 	if (!ninv) {

@@ -33,68 +33,18 @@
 #include <smbdirect/pdu.h>
 #include "frag.h"
 
-static const char * const smbdx_verdict_names[SMBDX_VERDICT_COUNT] = {
-	[SMBDX_OK] = "ok",
-	[SMBDX_ERR_NEG_REQ_SHORT] =
-		"3.1.5.6: negotiate request shorter than 20 bytes",
-	[SMBDX_ERR_NEG_REQ_VERSION] =
-		"3.1.5.6: MinVersion..MaxVersion does not include 0x0100",
-	[SMBDX_ERR_NEG_REQ_CREDITS] =
-		"3.1.5.6: negotiate request CreditsRequested is 0",
-	[SMBDX_ERR_NEG_REQ_MAX_RECV] =
-		"3.1.5.6: negotiate request MaxReceiveSize below 128",
-	[SMBDX_ERR_NEG_REQ_MAX_FRAG] =
-		"3.1.5.6: negotiate request MaxFragmentedSize below 131072",
-	[SMBDX_ERR_NEG_RESP_SHORT] =
-		"3.1.5.7: negotiate response shorter than 32 bytes",
-	[SMBDX_ERR_NEG_RESP_STATUS] =
-		"3.1.5.7: negotiate response Status is not 0",
-	[SMBDX_ERR_NEG_RESP_VERSION] =
-		"3.1.5.7: NegotiatedVersion is not 0x0100",
-	[SMBDX_ERR_NEG_RESP_CREDITS_GRANTED] =
-		"3.1.5.7: negotiate response CreditsGranted is 0",
-	[SMBDX_ERR_NEG_RESP_CREDITS_REQUESTED] =
-		"3.1.5.7: negotiate response CreditsRequested is 0",
-	[SMBDX_ERR_NEG_RESP_MAX_RECV] =
-		"3.1.5.7: negotiate response MaxReceiveSize below 128",
-	[SMBDX_ERR_NEG_RESP_MAX_FRAG] =
-		"3.1.5.7: negotiate response MaxFragmentedSize below 131072",
-	[SMBDX_ERR_NEG_RESP_PREF_SEND] =
-		"3.1.5.7: PreferredSendSize above our MaxReceiveSize",
-	[SMBDX_ERR_NEG_NO_RECV_CREDITS] =
-		"3.1.5.6/3.1.5.7: no receive credits after credit set-up",
-	[SMBDX_ERR_DATA_SHORT] =
-		"3.1.5.8: data transfer message shorter than 20 bytes",
-	[SMBDX_ERR_DATA_CREDITS_REQUESTED] =
-		"3.1.5.8: data transfer CreditsRequested is 0",
-	[SMBDX_ERR_DATA_OFFSET_ALIGN] =
-		"3.1.5.8: DataOffset is not 8-byte aligned",
-	[SMBDX_ERR_DATA_OFFSET_OVERLAP] =
-		"2.2.3: payload starts inside the 20-byte header",
-	[SMBDX_ERR_DATA_OVERFLOW] =
-		"3.1.5.8: DataOffset + DataLength overflows 32 bits",
-	[SMBDX_ERR_DATA_PAST_END] =
-		"3.1.5.8: DataOffset + DataLength beyond the received message",
-	[SMBDX_ERR_DATA_TOO_BIG] =
-		"3.1.5.8: DataLength + RemainingDataLength above MaxFragmentedRecvSize",
-	[SMBDX_ERR_REASM_MISMATCH] =
-		"3.1.5.8: RemainingDataLength inconsistent with the fragmented message",
-	[SMBDX_ERR_RECV_NO_CREDIT] =
-		"3.1.5.1: peer sent a message without holding a credit",
-	[SMBDX_ERR_SEND_CREDIT_OVERFLOW] =
-		"3.1.5.8: peer granted more than 65535 outstanding credits",
-	[SMBDX_ERR_MSG_TOO_BIG] =
-		"3.1.5.4: message longer than MaxFragmentedSendSize",
-	[SMBDX_ERR_BUF_TOO_SMALL] = "local: output buffer too small",
-	[SMBDX_ERR_INVALID] = "local: invalid argument or configuration",
-	[SMBDX_ERR_FRAG_CONFIG] =
-		"local: receive credits too few for a MaxFragmentedRecvSize of 131072",
-	[SMBDX_ERR_BD_LENGTH] =
-		"2.2.3.1: buffer descriptor array empty or not a multiple of 16 bytes",
-	[SMBDX_ERR_BD_OVERFLOW] =
-		"2.2.3.1: buffer descriptor Offset + Length overflows",
-	[SMBDX_ERR_IRD_ORD_ZERO] = "appendix A 6.2: negotiated IRD or ORD is 0",
+/* SMBDX_ERR_<ID> is entry <ID> - 1: the list in the enum's order. */
+static const struct smbdx_verdict_info {
+	enum smbdx_verdict v;
+	const char *name;
+	const char *rule;
+} smbdx_verdicts[] = {
+#define SMBDX_VERDICT(id, ...) { SMBDX_ERR_##id, __VA_ARGS__ },
+#include <smbdirect/pdu_verdicts.h>
+#undef SMBDX_VERDICT
 };
+
+static_assert(ARRAY_SIZE(smbdx_verdicts) == SMBDX_VERDICT_COUNT - 1);
 
 /**
  * smbdx_verdict_str() - one-line description of a verdict
@@ -106,11 +56,30 @@ static const char * const smbdx_verdict_names[SMBDX_VERDICT_COUNT] = {
  */
 const char *smbdx_verdict_str(enum smbdx_verdict v)
 {
-	if ((unsigned int)v >= SMBDX_VERDICT_COUNT || !smbdx_verdict_names[v])
+	if (v == SMBDX_OK)
+		return "ok";
+	if ((unsigned int)v >= SMBDX_VERDICT_COUNT)
 		return "unknown verdict";
-	return smbdx_verdict_names[v];
+	return smbdx_verdicts[v - 1].rule;
 }
 EXPORT_SYMBOL_IF_KUNIT(smbdx_verdict_str);
+
+/**
+ * smbdx_verdict_name() - short name of a verdict
+ * @v: verdict
+ *
+ * Return: a static string of lower-case letters, digits and underscores
+ * ("ok" for SMBDX_OK), the name debugfs and the tracepoints use.
+ */
+const char *smbdx_verdict_name(enum smbdx_verdict v)
+{
+	if (v == SMBDX_OK)
+		return "ok";
+	if ((unsigned int)v >= SMBDX_VERDICT_COUNT)
+		return "unknown";
+	return smbdx_verdicts[v - 1].name;
+}
+EXPORT_SYMBOL_IF_KUNIT(smbdx_verdict_name);
 
 /**
  * smbdx_verdict_nt_status() - Status for a failed Negotiate Response
@@ -160,7 +129,7 @@ void smbdx_config_init_defaults(struct smbdx_proto_config *cfg)
 	cfg->max_read_write_size = SMBDX_DEF_MAX_RW_SIZE;
 	cfg->keepalive_interval = SMBDX_DEF_KEEPALIVE_SEC;
 	smbdx_frag_safe_max_recv_size(cfg->recv_credit_max,
-				     cfg->max_receive_size, &frag);
+				      cfg->max_receive_size, &frag);
 	cfg->max_fragmented_recv_size = frag;
 }
 EXPORT_SYMBOL_IF_KUNIT(smbdx_config_init_defaults);
@@ -198,7 +167,7 @@ EXPORT_SYMBOL_IF_KUNIT(smbdx_config_validate);
  * @req: wire message to fill (20 bytes)
  */
 void smbdx_negotiate_req_encode(const struct smbdx_proto_config *cfg,
-			       struct smbdx_negotiate_req *req)
+				struct smbdx_negotiate_req *req)
 {
 	memset(req, 0, sizeof(*req));
 	req->min_version = cpu_to_le16(SMBDX_VERSION_1_0);
@@ -226,7 +195,7 @@ EXPORT_SYMBOL_IF_KUNIT(smbdx_negotiate_req_encode);
  * Negotiate Response or to terminate silently.
  */
 enum smbdx_verdict smbdx_negotiate_req_decode(const void *buf, u32 len,
-					    struct smbdx_neg_req_info *out)
+					      struct smbdx_neg_req_info *out)
 {
 	const struct smbdx_negotiate_req *req = buf;
 
@@ -273,7 +242,7 @@ static u32 smbdx_negotiated_recv_size(u32 ours, u32 peer_pref_send)
  * no send credit until the peer's first data message grants some.
  */
 void smbdx_params_from_req(const struct smbdx_proto_config *cfg,
-			  const struct smbdx_neg_req_info *req,
+			   const struct smbdx_neg_req_info *req,
 			  struct smbdx_proto_params *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -283,7 +252,7 @@ void smbdx_params_from_req(const struct smbdx_proto_config *cfg,
 	p->recv_credit_max = cfg->recv_credit_max;
 	p->recv_credit_target = req->credits_requested;
 	p->max_receive_size = smbdx_negotiated_recv_size(cfg->max_receive_size,
-							req->preferred_send_size);
+							 req->preferred_send_size);
 	p->max_send_size = min(cfg->max_send_size, req->max_receive_size);
 	p->max_fragmented_send_size = req->max_fragmented_size;
 	p->max_fragmented_recv_size = cfg->max_fragmented_recv_size;
@@ -302,7 +271,7 @@ EXPORT_SYMBOL_IF_KUNIT(smbdx_params_from_req);
  * never above the peer's MaxReceiveSize, as 2.2.2 requires.
  */
 void smbdx_negotiate_resp_encode(const struct smbdx_proto_params *p,
-				u16 credits_granted,
+				 u16 credits_granted,
 				struct smbdx_negotiate_resp *resp)
 {
 	memset(resp, 0, sizeof(*resp));
@@ -328,7 +297,7 @@ EXPORT_SYMBOL_IF_KUNIT(smbdx_negotiate_resp_encode);
  * field 0. The caller then terminates the connection gracefully.
  */
 void smbdx_negotiate_resp_encode_failure(u32 status,
-					struct smbdx_negotiate_resp *resp)
+					 struct smbdx_negotiate_resp *resp)
 {
 	memset(resp, 0, sizeof(*resp));
 	resp->min_version = cpu_to_le16(SMBDX_VERSION_1_0);
@@ -355,7 +324,7 @@ EXPORT_SYMBOL_IF_KUNIT(smbdx_negotiate_resp_encode_failure);
  * check; on any failure the connection must be terminated.
  */
 enum smbdx_verdict smbdx_negotiate_resp_decode(const void *buf, u32 len,
-					     const struct smbdx_proto_config *cfg,
+					       const struct smbdx_proto_config *cfg,
 					     struct smbdx_neg_resp_info *out)
 {
 	const struct smbdx_negotiate_resp *resp = buf;
@@ -406,7 +375,7 @@ EXPORT_SYMBOL_IF_KUNIT(smbdx_negotiate_resp_decode);
  * peer's MaxFragmentedSize.
  */
 void smbdx_params_from_resp(const struct smbdx_proto_config *cfg,
-			   const struct smbdx_neg_resp_info *resp,
+			    const struct smbdx_neg_resp_info *resp,
 			   struct smbdx_proto_params *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -416,7 +385,7 @@ void smbdx_params_from_resp(const struct smbdx_proto_config *cfg,
 	p->recv_credit_max = cfg->recv_credit_max;
 	p->recv_credit_target = resp->credits_requested;
 	p->max_receive_size = smbdx_negotiated_recv_size(cfg->max_receive_size,
-							resp->preferred_send_size);
+							 resp->preferred_send_size);
 	p->max_send_size = min(cfg->max_send_size, resp->max_receive_size);
 	p->max_fragmented_send_size = resp->max_fragmented_size;
 	p->max_fragmented_recv_size = cfg->max_fragmented_recv_size;
@@ -450,7 +419,7 @@ EXPORT_SYMBOL_IF_KUNIT(smbdx_params_from_resp);
  * on any failure the connection must be terminated.
  */
 enum smbdx_verdict smbdx_data_decode(const void *buf, u32 len,
-				   u32 max_fragmented_recv_size,
+				     u32 max_fragmented_recv_size,
 				   struct smbdx_data_info *out)
 {
 	const struct smbdx_data_transfer *hdr = buf;
@@ -522,7 +491,7 @@ EXPORT_SYMBOL_IF_KUNIT(smbdx_data_wire_len);
  * SMBDX_ERR_BUF_TOO_SMALL if the header and padding do not fit in @buf_len.
  */
 enum smbdx_verdict smbdx_data_encode(void *buf, u32 buf_len,
-				   const struct smbdx_data_info *di)
+				     const struct smbdx_data_info *di)
 {
 	struct smbdx_data_transfer *hdr = buf;
 	u32 hdr_len = SMBDX_DATA_HDR_LEN;
@@ -559,7 +528,7 @@ EXPORT_SYMBOL_IF_KUNIT(smbdx_data_encode);
  * @wire: 16-byte wire descriptor to fill
  */
 void smbdx_bd_v1_encode(const struct smbdx_buffer_desc *d,
-		       struct smbdx_buffer_desc_v1 *wire)
+			struct smbdx_buffer_desc_v1 *wire)
 {
 	wire->offset = cpu_to_le64(d->offset);
 	wire->token = cpu_to_le32(d->token);
@@ -597,7 +566,7 @@ EXPORT_SYMBOL_IF_KUNIT(smbdx_bd_v1_count);
  * 64 bits (such a descriptor cannot describe real memory).
  */
 enum smbdx_verdict smbdx_bd_v1_decode(const void *buf, u32 len, u32 index,
-				    struct smbdx_buffer_desc *out)
+				      struct smbdx_buffer_desc *out)
 {
 	const struct smbdx_buffer_desc_v1 *wire;
 	enum smbdx_verdict v;
@@ -663,7 +632,7 @@ EXPORT_SYMBOL_IF_KUNIT(smbdx_bd_v1_total);
  * smbdx_ird_ord_negotiate().
  */
 void smbdx_ird_ord_encode(const struct smbdx_ird_ord *v,
-			 struct smbdx_ird_ord_hdr *hdr)
+			  struct smbdx_ird_ord_hdr *hdr)
 {
 	hdr->ird = cpu_to_be32(v->ird);
 	hdr->ord = cpu_to_be32(v->ord);
@@ -704,7 +673,7 @@ static u32 smbdx_ird_ord_repair(u32 v)
  * Return: which case applied; @peer is always filled.
  */
 enum smbdx_ird_ord_kind smbdx_ird_ord_parse(bool iwarp, const void *pd, u32 len,
-					  const struct smbdx_ird_ord *cm,
+					    const struct smbdx_ird_ord *cm,
 					  struct smbdx_ird_ord *peer)
 {
 	u32 ird, ord;
@@ -739,7 +708,7 @@ EXPORT_SYMBOL_IF_KUNIT(smbdx_ird_ord_parse);
  * the connection is rejected.
  */
 enum smbdx_verdict smbdx_ird_ord_negotiate(const struct smbdx_ird_ord *local,
-					 const struct smbdx_ird_ord *peer,
+					   const struct smbdx_ird_ord *peer,
 					 struct smbdx_ird_ord *out)
 {
 	out->ird = peer->ord ? min(local->ird, peer->ord) : local->ird;

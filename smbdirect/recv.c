@@ -119,7 +119,7 @@ static int __smbdx_post_recv(struct smbdx_conn *conn, struct smbdx_recv_io *rio)
 	if (rc)
 		return rc;
 	conn->recvs_posted++;
-	trace_smbdx_post_recv(conn->num, rio->cid, conn->rio_size);
+	trace_smbdx_post_recv(conn, rio->cid, conn->rio_size);
 	return 0;
 }
 
@@ -229,7 +229,7 @@ static struct smbdx_msg *smbdx_msg_alloc(u32 len, gfp_t gfp)
 }
 
 static void smbdx_msg_fill(struct smbdx_msg *msg, u32 off, const u8 *src,
-			  u32 len)
+			   u32 len)
 {
 	u32 i, po, n;
 
@@ -287,7 +287,7 @@ static void smbdx_post_initial_recvs(struct smbdx_conn *conn)
 
 /* Passive side: the first message is a Negotiate Request (3.1.5.6). */
 static void smbdx_recv_negotiate_req(struct smbdx_conn *conn, const void *buf,
-				    u32 len)
+				     u32 len)
 {
 	struct smbdx_negotiate_resp resp;
 	struct smbdx_neg_req_info req;
@@ -328,14 +328,14 @@ static void smbdx_recv_negotiate_req(struct smbdx_conn *conn, const void *buf,
 		return;
 	}
 	smbdx_stat_add(conn, SMBDX_STAT_TX_CREDITS_GRANTED, granted);
-	trace_smbdx_credits(conn->num, true, granted, conn->cr.send_credits,
-			   conn->cr.recv_posted, conn->cr.recv_granted);
+	trace_smbdx_credits(conn, true, granted, conn->cr.send_credits,
+			    conn->cr.recv_posted, conn->cr.recv_granted);
 	smbdx_conn_established(conn);
 }
 
 /* Active side: the first message is a Negotiate Response (3.1.5.7). */
 static void smbdx_recv_negotiate_resp(struct smbdx_conn *conn, const void *buf,
-				     u32 len)
+				      u32 len)
 {
 	struct smbdx_neg_resp_info resp;
 	enum smbdx_verdict v;
@@ -357,15 +357,15 @@ static void smbdx_recv_negotiate_resp(struct smbdx_conn *conn, const void *buf,
 		return;
 	}
 	smbdx_stat_add(conn, SMBDX_STAT_RX_CREDITS_GRANTED, resp.credits_granted);
-	trace_smbdx_credits(conn->num, false, resp.credits_granted,
-			   conn->cr.send_credits, conn->cr.recv_posted,
+	trace_smbdx_credits(conn, false, resp.credits_granted,
+			    conn->cr.send_credits, conn->cr.recv_posted,
 			   conn->cr.recv_granted);
 	smbdx_conn_established(conn);
 }
 
 /* Any later message is a Data Transfer message (3.1.5.8). */
 static void smbdx_recv_data(struct smbdx_conn *conn, struct smbdx_recv_io *rio,
-			   struct ib_wc *wc)
+			    struct ib_wc *wc)
 {
 	struct smbdx_reasm_place place;
 	struct smbdx_data_info di;
@@ -374,7 +374,7 @@ static void smbdx_recv_data(struct smbdx_conn *conn, struct smbdx_recv_io *rio,
 	bool ka_out = conn->cr.keepalive != SMBDX_KEEPALIVE_NONE;
 
 	v = smbdx_data_decode(rio->buf, wc->byte_len,
-			     conn->params.max_fragmented_recv_size, &di);
+			      conn->params.max_fragmented_recv_size, &di);
 	if (!v)
 		v = smbdx_credits_on_recv(&conn->cr, &di);
 	if (!v)
@@ -394,9 +394,9 @@ static void smbdx_recv_data(struct smbdx_conn *conn, struct smbdx_recv_io *rio,
 		smbdx_idle_timer_arm(conn, conn->keepalive_j);
 	if (di.credits_granted) {
 		smbdx_stat_add(conn, SMBDX_STAT_RX_CREDITS_GRANTED,
-			      di.credits_granted);
-		trace_smbdx_credits(conn->num, false, di.credits_granted,
-				   conn->cr.send_credits, conn->cr.recv_posted,
+			       di.credits_granted);
+		trace_smbdx_credits(conn, false, di.credits_granted,
+				    conn->cr.send_credits, conn->cr.recv_posted,
 				   conn->cr.recv_granted);
 	}
 	if (di.flags & SMBDX_FLAG_RESPONSE_REQUESTED)
@@ -433,7 +433,7 @@ static void smbdx_recv_data(struct smbdx_conn *conn, struct smbdx_recv_io *rio,
 		return;
 	}
 	smbdx_msg_fill(msg, place.offset, (u8 *)rio->buf + di.data_offset,
-		      place.length);
+		       place.length);
 	if (place.state != SMBDX_REASM_COMPLETE)
 		return;
 
@@ -457,7 +457,7 @@ static void smbdx_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 						cqe);
 	struct smbdx_conn *conn = rio->conn;
 
-	trace_smbdx_recv_done(conn->num, rio->cid, wc->status, wc->byte_len);
+	trace_smbdx_recv_done(conn, rio->cid, wc);
 	if (wc->status == IB_WC_SUCCESS)
 		smbdx_conn_comm_est(conn);
 	spin_lock_bh(&conn->lock);
@@ -600,7 +600,7 @@ static bool smbdx_recv_ready(struct smbdx_conn *conn)
 
 /* Take the first ready message no longer than @max bytes, if any. */
 static int smbdx_take_msg(struct smbdx_conn *conn, size_t max,
-			 struct smbdx_msg **msgp)
+			  struct smbdx_msg **msgp)
 {
 	struct smbdx_msg *msg;
 	int rc;

@@ -156,13 +156,12 @@ static void smbdx_rw_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct smbdx_rw_op *op = ch->op;
 	bool last;
 
-	trace_smbdx_rw(conn->num, ch->cid, ch->read, ch->len, ch->wrs,
-		      -(int)wc->status);
+	trace_smbdx_rw_done(conn, ch->cid, ch->read, ch->len, wc);
 	spin_lock_bh(&conn->lock);
 	if (wc->status != IB_WC_SUCCESS) {
 		if (wc->status == IB_WC_WR_FLUSH_ERR)
 			__smbdx_conn_fail(conn, -ECONNRESET,
-					 SMBDX_CAUSE_PEER_DISCONNECT);
+					  SMBDX_CAUSE_PEER_DISCONNECT);
 		else
 			__smbdx_conn_fail(conn, -EIO, SMBDX_CAUSE_RW_ERROR);
 		if (op && !op->status)
@@ -181,7 +180,7 @@ static void smbdx_rw_done(struct ib_cq *cq, struct ib_wc *wc)
 }
 
 static void smbdx_rw_chunk_free(struct smbdx_conn *conn,
-			       struct smbdx_rw_chunk *ch)
+				struct smbdx_rw_chunk *ch)
 {
 	struct ib_qp *qp = conn->id->qp;
 
@@ -286,7 +285,7 @@ static u32 smbdx_rw_rd_max(struct smbdx_conn *conn)
  * call's own completed chunks, or wait. 0 or the connection's error.
  */
 static int smbdx_rw_get_slot(struct smbdx_conn *conn, bool read,
-			    struct list_head *list)
+			     struct list_head *list)
 {
 	int rc;
 
@@ -320,7 +319,7 @@ static int smbdx_rw_get_slot(struct smbdx_conn *conn, bool read,
 
 /* Take @wrs of the send-queue budget, waiting like smbdx_rw_get_slot(). */
 static int smbdx_rw_get_wrs(struct smbdx_conn *conn, u32 wrs,
-			   struct list_head *list)
+			    struct list_head *list)
 {
 	int rc;
 
@@ -355,7 +354,7 @@ static int smbdx_rw_get_wrs(struct smbdx_conn *conn, u32 wrs,
  * when the chunk should go through rdma_rw instead, or a negative error.
  */
 static int smbdx_rw_lmr_init(struct smbdx_conn *conn, struct smbdx_rw_chunk *ch,
-			    const struct smbdx_rw_seg *seg)
+			     const struct smbdx_rw_seg *seg)
 {
 	struct ib_qp *qp = conn->id->qp;
 	u32 sge = max_t(u32, qp->max_write_sge, 1);
@@ -416,7 +415,7 @@ static int smbdx_rw_lmr_init(struct smbdx_conn *conn, struct smbdx_rw_chunk *ch,
 
 /* Build, account and post one chunk; on error it is still on @list. */
 static int smbdx_rw_chunk_start(struct smbdx_conn *conn, struct smbdx_rw_op *op,
-			       struct list_head *list, struct iov_iter *iter,
+				struct list_head *list, struct iov_iter *iter,
 			       const struct smbdx_rw_seg *seg, bool read)
 {
 	enum dma_data_direction dir = read ? DMA_FROM_DEVICE : DMA_TO_DEVICE;
@@ -503,7 +502,7 @@ static int smbdx_rw_chunk_start(struct smbdx_conn *conn, struct smbdx_rw_op *op,
 		smbdx_stat_add(conn, SMBDX_STAT_RDMA_WRS, n);
 		if (ch->lmr)
 			smbdx_stat_inc(conn, SMBDX_STAT_RDMA_LOCAL_MRS);
-		trace_smbdx_rw(conn->num, ch->cid, read, ch->len, n, 1);
+		trace_smbdx_rw_post(conn, ch->cid, read, ch->len, n);
 	}
 	return rc;
 }
@@ -521,7 +520,7 @@ static void smbdx_rw_finish(struct smbdx_conn *conn, struct list_head *list)
 }
 
 static int smbdx_rw(struct smbdx_conn *conn, struct iov_iter *iter,
-		   const struct smbdx_buffer_desc_v1 *descs, u32 ndescs,
+		    const struct smbdx_buffer_desc_v1 *descs, u32 ndescs,
 		   u64 offset, bool read)
 {
 	size_t len = iov_iter_count(iter);
@@ -557,7 +556,7 @@ static int smbdx_rw(struct smbdx_conn *conn, struct iov_iter *iter,
 		goto out_leave;
 	}
 	rc = smbdx_desc_select(descs, ndescs, max_descs, offset, len, segs,
-			      &nsegs);
+			       &nsegs);
 	if (rc) {
 		smbdx_stat_inc(conn, SMBDX_STAT_RW_BAD_DESC);
 		goto out_free;
@@ -575,7 +574,7 @@ static int smbdx_rw(struct smbdx_conn *conn, struct iov_iter *iter,
 			s.rkey = segs[i].rkey;
 			s.len = piece;
 			rc = smbdx_rw_chunk_start(conn, &op, &chunks, iter, &s,
-						 read);
+						  read);
 		}
 	}
 	if (atomic_dec_and_test(&op.pending))
@@ -624,7 +623,7 @@ out_leave:
  * -ENOMEM; or the connection's error.
  */
 int smbdx_rdma_write(struct smbdx_conn *conn, struct iov_iter *from,
-		    const struct smbdx_buffer_desc_v1 *descs, u32 ndescs,
+		     const struct smbdx_buffer_desc_v1 *descs, u32 ndescs,
 		    u64 offset)
 {
 	return smbdx_rw(conn, from, descs, ndescs, offset, false);
@@ -649,7 +648,7 @@ EXPORT_SYMBOL_NS_GPL(smbdx_rdma_write, SMBDX_NS);
  * Return: as smbdx_rdma_write().
  */
 int smbdx_rdma_read(struct smbdx_conn *conn, struct iov_iter *to,
-		   const struct smbdx_buffer_desc_v1 *descs, u32 ndescs,
+		    const struct smbdx_buffer_desc_v1 *descs, u32 ndescs,
 		   u64 offset)
 {
 	return smbdx_rw(conn, to, descs, ndescs, offset, true);

@@ -54,7 +54,7 @@ static void smbdx_send_done(struct ib_cq *cq, struct ib_wc *wc);
  * Return: the io, or NULL.
  */
 struct smbdx_send_io *smbdx_send_io_alloc(struct smbdx_conn *conn, u32 size,
-					gfp_t gfp)
+					  gfp_t gfp)
 {
 	struct smbdx_send_io *io;
 
@@ -80,7 +80,7 @@ void smbdx_send_io_free(struct smbdx_send_io *io)
 
 /* A fragment left the queue (posted or discarded): tell its sender. */
 static void smbdx_send_owner_done(struct smbdx_conn *conn,
-				 struct smbdx_send_io *io, bool posted)
+				  struct smbdx_send_io *io, bool posted)
 {
 	struct smbdx_send_owner *owner = io->owner;
 
@@ -133,7 +133,7 @@ int smbdx_post_send_io(struct smbdx_conn *conn, struct smbdx_send_io *io)
 		return rc;
 	}
 	conn->sends_posted++;
-	trace_smbdx_post_send(conn->num, io->cid, io->len);
+	trace_smbdx_post_send(conn, io->cid, io->len);
 	return 0;
 }
 
@@ -144,7 +144,7 @@ static void smbdx_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct smbdx_conn *conn = io->conn;
 	bool wake;
 
-	trace_smbdx_send_done(conn->num, io->cid, wc->status, wc->byte_len);
+	trace_smbdx_send_done(conn, io->cid, wc);
 	ib_dma_unmap_single(conn->ibdev, io->dma, io->len, DMA_TO_DEVICE);
 
 	spin_lock_bh(&conn->lock);
@@ -188,7 +188,7 @@ void smbdx_send_queue_flush(struct smbdx_conn *conn)
 }
 
 static void smbdx_send_count(struct smbdx_conn *conn,
-			    const struct smbdx_data_info *di, bool answer)
+			     const struct smbdx_data_info *di, bool answer)
 {
 	if (di->data_length)
 		smbdx_stat_inc(conn, SMBDX_STAT_TX_FRAGS);
@@ -196,9 +196,9 @@ static void smbdx_send_count(struct smbdx_conn *conn,
 		smbdx_stat_inc(conn, SMBDX_STAT_TX_EMPTY);
 	if (di->credits_granted) {
 		smbdx_stat_add(conn, SMBDX_STAT_TX_CREDITS_GRANTED,
-			      di->credits_granted);
-		trace_smbdx_credits(conn->num, true, di->credits_granted,
-				   conn->cr.send_credits, conn->cr.recv_posted,
+			       di->credits_granted);
+		trace_smbdx_credits(conn, true, di->credits_granted,
+				    conn->cr.send_credits, conn->cr.recv_posted,
 				   conn->cr.recv_granted);
 	}
 	if (di->flags & SMBDX_FLAG_RESPONSE_REQUESTED)
@@ -249,7 +249,7 @@ void __smbdx_send_pump(struct smbdx_conn *conn, struct smbdx_send_io **spare)
 				*spare = NULL;
 			} else {
 				io = smbdx_send_io_alloc(conn,
-							SMBDX_DATA_PAYLOAD_OFFSET,
+							 SMBDX_DATA_PAYLOAD_OFFSET,
 							GFP_ATOMIC);
 			}
 			if (!io) {
@@ -330,7 +330,7 @@ int smbdx_send_negotiate_req(struct smbdx_conn *conn)
 	if (!io)
 		return -ENOMEM;
 	smbdx_negotiate_req_encode(&conn->cfg.proto,
-				  (struct smbdx_negotiate_req *)io->buf);
+				   (struct smbdx_negotiate_req *)io->buf);
 	io->len = SMBDX_NEGOTIATE_REQ_LEN;
 
 	spin_lock_bh(&conn->lock);
@@ -359,7 +359,7 @@ int smbdx_send_negotiate_req(struct smbdx_conn *conn)
  * Return: 0 or a negative errno.
  */
 int smbdx_send_negotiate_resp(struct smbdx_conn *conn,
-			     const struct smbdx_negotiate_resp *resp,
+			      const struct smbdx_negotiate_resp *resp,
 			     int fail_verdict)
 {
 	struct smbdx_send_io *io;
@@ -381,7 +381,7 @@ int smbdx_send_negotiate_resp(struct smbdx_conn *conn,
 }
 
 static bool smbdx_send_owner_idle(struct smbdx_conn *conn,
-				 struct smbdx_send_owner *owner)
+				  struct smbdx_send_owner *owner)
 {
 	bool idle;
 

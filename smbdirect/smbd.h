@@ -73,27 +73,16 @@ extern struct dentry *smbdx_debugfs_root;
 /* ---- errors by cause ---- */
 
 /*
- * Causes of a connection's termination: the protocol verdicts of the
- * engine (1 .. SMBDX_VERDICT_COUNT - 1, an invalid message) followed by the
- * transport's own causes.
+ * Causes of a connection's termination: SMBDX_CAUSE_NONE (a local
+ * disconnect), the protocol verdicts (1 .. SMBDX_VERDICT_COUNT - 1, an
+ * invalid message), then the transport's own causes of causes.h.
  */
 enum smbdx_cause {
 	SMBDX_CAUSE_NONE = 0,
-	SMBDX_CAUSE_NEG_TIMEOUT = SMBDX_VERDICT_COUNT,
-	SMBDX_CAUSE_KEEPALIVE_TIMEOUT,
-	SMBDX_CAUSE_PEER_DISCONNECT,
-	SMBDX_CAUSE_CM_ERROR,
-	SMBDX_CAUSE_REJECTED,
-	SMBDX_CAUSE_DEVICE_REMOVAL,
-	SMBDX_CAUSE_RECV_ERROR,
-	SMBDX_CAUSE_SEND_ERROR,
-	SMBDX_CAUSE_POST_ERROR,
-	SMBDX_CAUSE_NOMEM,
-	SMBDX_CAUSE_NEG_REFUSED,
-	SMBDX_CAUSE_ACCEPT_REFUSED,
-	SMBDX_CAUSE_DEVICE_UNUSABLE,
-	SMBDX_CAUSE_MR_ERROR,
-	SMBDX_CAUSE_RW_ERROR,
+	SMBDX_CAUSE_LAST_VERDICT = SMBDX_VERDICT_COUNT - 1,
+#define SMBDX_CAUSE(id, ...) SMBDX_CAUSE_##id,
+#include "causes.h"
+#undef SMBDX_CAUSE
 	SMBDX_CAUSE_COUNT
 };
 
@@ -101,50 +90,11 @@ const char *smbdx_cause_str(int cause);
 const char *smbdx_cause_name(int cause);
 
 /* ---- counters ---- */
+
 enum smbdx_stat {
-	SMBDX_STAT_TX_NEG_REQ,
-	SMBDX_STAT_TX_NEG_RESP,
-	SMBDX_STAT_TX_MSGS,
-	SMBDX_STAT_TX_FRAGS,
-	SMBDX_STAT_TX_EMPTY,
-	SMBDX_STAT_TX_KEEPALIVE_REQ,
-	SMBDX_STAT_TX_KEEPALIVE_RESP,
-	SMBDX_STAT_TX_CREDITS_GRANTED,
-	SMBDX_STAT_TX_BYTES,
-	SMBDX_STAT_TX_INVALIDATE,
-	SMBDX_STAT_RX_NEG_REQ,
-	SMBDX_STAT_RX_NEG_RESP,
-	SMBDX_STAT_RX_MSGS,
-	SMBDX_STAT_RX_FRAGS,
-	SMBDX_STAT_RX_EMPTY,
-	SMBDX_STAT_RX_KEEPALIVE_REQ,
-	SMBDX_STAT_RX_CREDITS_GRANTED,
-	SMBDX_STAT_RX_BYTES,
-	SMBDX_STAT_RX_INVALIDATED,
-	SMBDX_STAT_SEND_BLOCKED,
-	SMBDX_STAT_SEND_SQ_FULL,
-	SMBDX_STAT_RECV_GATED,
-	SMBDX_STAT_LOCAL_TOO_BIG,
-	SMBDX_STAT_KEEPALIVE_TIMER,
-	SMBDX_STAT_MR_REGISTRATIONS,
-	SMBDX_STAT_MR_REGISTERED_BYTES,
-	SMBDX_STAT_MR_REG_WAITS,
-	SMBDX_STAT_MR_REG_FAILED,
-	SMBDX_STAT_MR_LOCAL_INV,
-	SMBDX_STAT_MR_REMOTE_INV,
-	SMBDX_STAT_MR_REMOTE_INV_UNKNOWN,
-	SMBDX_STAT_MR_RECYCLED,
-	SMBDX_STAT_RDMA_READS,
-	SMBDX_STAT_RDMA_READ_BYTES,
-	SMBDX_STAT_RDMA_WRITES,
-	SMBDX_STAT_RDMA_WRITE_BYTES,
-	SMBDX_STAT_RDMA_WRS,
-	SMBDX_STAT_RDMA_LOCAL_MRS,
-	SMBDX_STAT_RW_FAILED,
-	SMBDX_STAT_RW_BAD_DESC,
-	SMBDX_STAT_RW_TOO_BIG,
-	SMBDX_STAT_DESTROY_DRAIN_TIMEOUTS,
-	SMBDX_STAT_CM_COMM_EST,
+#define SMBDX_STAT(id, ...) SMBDX_STAT_##id,
+#include "stats.h"
+#undef SMBDX_STAT
 	SMBDX_STAT_COUNT
 };
 
@@ -188,6 +138,7 @@ enum smbdx_conn_state {
 	SMBDX_CS_DISCONNECTING,
 	SMBDX_CS_DISCONNECTED,
 	SMBDX_CS_DESTROYED,
+	SMBDX_CS_COUNT
 };
 
 const char *smbdx_state_str(enum smbdx_conn_state s);
@@ -200,6 +151,15 @@ enum {
 	SMBDX_CMF_DISCONNECTED,
 	SMBDX_CMF_REMOVED,	/* device removal has claimed it */
 	SMBDX_CMF_COMM_EST,	/* passive: the CM was told data arrived */
+};
+
+/* What happened to an MR (tracepoint smbdx_mr) */
+enum smbdx_mr_event {
+	SMBDX_MR_EV_REGISTER,
+	SMBDX_MR_EV_WR_DONE,
+	SMBDX_MR_EV_WR_FAILED,
+	SMBDX_MR_EV_LOCAL_INV,
+	SMBDX_MR_EV_REMOTE_INV,
 };
 
 struct smbdx_conn;
@@ -403,6 +363,8 @@ struct smbdx_conn {
 	u32 ird;
 	u32 ord;
 	char devname[IB_DEVICE_NAME_MAX];
+	u32 cq_id;			/* the CQ's restrack id (tracepoints) */
+	u32 qpn;			/* the QP's number (tracepoints) */
 
 	struct task_struct *upcall_task;
 	struct delayed_work neg_work;
@@ -508,7 +470,7 @@ extern struct mutex smbdx_conns_lock;
 extern struct list_head smbdx_conns;
 
 struct smbdx_conn *smbdx_conn_alloc(enum smbdx_role role,
-				  const struct smbdx_conn_config *cfg);
+				    const struct smbdx_conn_config *cfg);
 void smbdx_conn_get(struct smbdx_conn *conn);
 void smbdx_conn_put(struct smbdx_conn *conn);
 void smbdx_conn_publish(struct smbdx_conn *conn);
@@ -521,7 +483,7 @@ void smbdx_conn_comm_est(struct smbdx_conn *conn);
 int smbdx_conn_setup_qp(struct smbdx_conn *conn);
 void smbdx_conn_free_qp(struct smbdx_conn *conn);
 int smbdx_conn_cm_event(struct smbdx_conn *conn, struct rdma_cm_id *id,
-		       struct rdma_cm_event *event);
+			struct rdma_cm_event *event);
 int smbdx_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *event);
 void smbdx_conns_device_removed(struct ib_device *ibdev);
 void smbdx_conn_config_resolve(struct smbdx_conn_config *cfg, bool passive);
@@ -532,7 +494,7 @@ extern struct mutex smbdx_listeners_lock;
 extern struct list_head smbdx_listeners;
 
 int smbdx_listener_cm_event(struct smbdx_listener *lis, struct rdma_cm_id *id,
-			   struct rdma_cm_event *event);
+			    struct rdma_cm_event *event);
 void smbdx_listeners_device_removed(struct ib_device *ibdev);
 void smbdx_conn_upcall_work(struct work_struct *w);
 
@@ -540,13 +502,13 @@ void smbdx_conn_upcall_work(struct work_struct *w);
 void __smbdx_send_pump(struct smbdx_conn *conn, struct smbdx_send_io **spare);
 void smbdx_pump_work(struct work_struct *w);
 struct smbdx_send_io *smbdx_send_io_alloc(struct smbdx_conn *conn, u32 size,
-					gfp_t gfp);
+					  gfp_t gfp);
 void smbdx_send_io_free(struct smbdx_send_io *io);
 int smbdx_post_send_io(struct smbdx_conn *conn, struct smbdx_send_io *io);
 void smbdx_send_queue_flush(struct smbdx_conn *conn);
 int smbdx_send_negotiate_req(struct smbdx_conn *conn);
 int smbdx_send_negotiate_resp(struct smbdx_conn *conn,
-			     const struct smbdx_negotiate_resp *resp,
+			      const struct smbdx_negotiate_resp *resp,
 			     int fail_verdict);
 
 /* ---- recv.c ---- */

@@ -11,14 +11,17 @@
  *	MODULE_IMPORT_NS(SMBDX_NS);
  *	MODULE_IMPORT_NS(SMBDX_NS_NAME(EXPORTED_FOR_KUNIT_TESTING));
  *
+ * The build says which form: our Kbuild (and the script that builds cifs
+ * and ksmbd with our shims) defines SMBDX_NS_STRING for 6.13 and later. A
+ * build that forgot it on such a kernel fails to compile (an undeclared
+ * identifier in the module info), it cannot pick the wrong namespace.
+ *
  * Concurrency: none (declarations only).
  */
 #ifndef _SMBDIRECT_NS_H
 #define _SMBDIRECT_NS_H
 
-#include <linux/version.h>
-
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#ifdef SMBDX_NS_STRING
 #define SMBDX_NS_NAME(ns)	#ns
 #else
 #define SMBDX_NS_NAME(ns)	ns

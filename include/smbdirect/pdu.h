@@ -175,87 +175,16 @@ static_assert(sizeof(struct smbdx_ird_ord_hdr) == SMBDX_IRD_ORD_LEN);
 /**
  * enum smbdx_verdict - result of a codec, credit or reassembly check
  * @SMBDX_OK: input accepted
- * @SMBDX_ERR_NEG_REQ_SHORT: negotiate request shorter than 20 bytes (3.1.5.6)
- * @SMBDX_ERR_NEG_REQ_VERSION: version range excludes 0x0100 (3.1.5.6);
- *	answer with STATUS_NOT_SUPPORTED
- * @SMBDX_ERR_NEG_REQ_CREDITS: CreditsRequested is 0 (3.1.5.6)
- * @SMBDX_ERR_NEG_REQ_MAX_RECV: MaxReceiveSize below 128 (3.1.5.6)
- * @SMBDX_ERR_NEG_REQ_MAX_FRAG: MaxFragmentedSize below 131072 (3.1.5.6)
- * @SMBDX_ERR_NEG_RESP_SHORT: negotiate response shorter than 32 bytes (3.1.5.7)
- * @SMBDX_ERR_NEG_RESP_STATUS: Status is not 0 (3.1.5.7)
- * @SMBDX_ERR_NEG_RESP_VERSION: NegotiatedVersion is not 0x0100 (3.1.5.7)
- * @SMBDX_ERR_NEG_RESP_CREDITS_GRANTED: CreditsGranted is 0 (3.1.5.7)
- * @SMBDX_ERR_NEG_RESP_CREDITS_REQUESTED: CreditsRequested is 0 (3.1.5.7)
- * @SMBDX_ERR_NEG_RESP_MAX_RECV: MaxReceiveSize below 128 (3.1.5.7)
- * @SMBDX_ERR_NEG_RESP_MAX_FRAG: MaxFragmentedSize below 131072 (3.1.5.7)
- * @SMBDX_ERR_NEG_RESP_PREF_SEND: PreferredSendSize above our MaxReceiveSize
- *	(3.1.5.7)
- * @SMBDX_ERR_NEG_NO_RECV_CREDITS: no receive credit after credit set-up
- *	(3.1.5.6, 3.1.5.7); the passive side answers with
- *	STATUS_INSUFFICIENT_RESOURCES
- * @SMBDX_ERR_DATA_SHORT: data transfer message shorter than 20 bytes (3.1.5.8)
- * @SMBDX_ERR_DATA_CREDITS_REQUESTED: CreditsRequested is 0 (3.1.5.8)
- * @SMBDX_ERR_DATA_OFFSET_ALIGN: DataOffset not 8-byte aligned (3.1.5.8)
- * @SMBDX_ERR_DATA_OFFSET_OVERLAP: payload starts inside the 20-byte header
- *	(2.2.3)
- * @SMBDX_ERR_DATA_OVERFLOW: DataOffset + DataLength overflows 32 bits (3.1.5.8)
- * @SMBDX_ERR_DATA_PAST_END: DataOffset + DataLength beyond the message
- *	(3.1.5.8)
- * @SMBDX_ERR_DATA_TOO_BIG: DataLength + RemainingDataLength above
- *	MaxFragmentedRecvSize (3.1.5.8)
- * @SMBDX_ERR_REASM_MISMATCH: RemainingDataLength inconsistent with the
- *	fragmented message being reassembled (3.1.5.8)
- * @SMBDX_ERR_RECV_NO_CREDIT: the peer sent a message without holding a
- *	credit (3.1.5.1)
- * @SMBDX_ERR_SEND_CREDIT_OVERFLOW: the peer granted more than 65535
- *	outstanding credits (3.1.5.8)
- * @SMBDX_ERR_MSG_TOO_BIG: local: message longer than MaxFragmentedSendSize
- *	(3.1.4.2, 3.1.5.4)
- * @SMBDX_ERR_BUF_TOO_SMALL: local: output buffer too small
- * @SMBDX_ERR_INVALID: local: invalid argument or configuration
- * @SMBDX_ERR_FRAG_CONFIG: local: receive credits and size cannot give a
- *	MaxFragmentedRecvSize of at least 131072 without letting reassembly
- *	hold half of the receive buffers (LESSONS)
- * @SMBDX_ERR_BD_LENGTH: buffer descriptor array empty or not a multiple of
- *	16 bytes (2.2.3.1)
- * @SMBDX_ERR_BD_OVERFLOW: buffer descriptor Offset + Length overflows 64 bits,
- *	or the array's total length overflows
- * @SMBDX_ERR_IRD_ORD_ZERO: negotiated IRD or ORD is zero (appendix A 6.2)
  * @SMBDX_VERDICT_COUNT: number of verdicts, for per-cause counter arrays
+ *
+ * The other values, SMBDX_ERR_<ID>, come from <smbdirect/pdu_verdicts.h>
+ * in its order: each names the one rule an input broke.
  */
 enum smbdx_verdict {
 	SMBDX_OK = 0,
-	SMBDX_ERR_NEG_REQ_SHORT,
-	SMBDX_ERR_NEG_REQ_VERSION,
-	SMBDX_ERR_NEG_REQ_CREDITS,
-	SMBDX_ERR_NEG_REQ_MAX_RECV,
-	SMBDX_ERR_NEG_REQ_MAX_FRAG,
-	SMBDX_ERR_NEG_RESP_SHORT,
-	SMBDX_ERR_NEG_RESP_STATUS,
-	SMBDX_ERR_NEG_RESP_VERSION,
-	SMBDX_ERR_NEG_RESP_CREDITS_GRANTED,
-	SMBDX_ERR_NEG_RESP_CREDITS_REQUESTED,
-	SMBDX_ERR_NEG_RESP_MAX_RECV,
-	SMBDX_ERR_NEG_RESP_MAX_FRAG,
-	SMBDX_ERR_NEG_RESP_PREF_SEND,
-	SMBDX_ERR_NEG_NO_RECV_CREDITS,
-	SMBDX_ERR_DATA_SHORT,
-	SMBDX_ERR_DATA_CREDITS_REQUESTED,
-	SMBDX_ERR_DATA_OFFSET_ALIGN,
-	SMBDX_ERR_DATA_OFFSET_OVERLAP,
-	SMBDX_ERR_DATA_OVERFLOW,
-	SMBDX_ERR_DATA_PAST_END,
-	SMBDX_ERR_DATA_TOO_BIG,
-	SMBDX_ERR_REASM_MISMATCH,
-	SMBDX_ERR_RECV_NO_CREDIT,
-	SMBDX_ERR_SEND_CREDIT_OVERFLOW,
-	SMBDX_ERR_MSG_TOO_BIG,
-	SMBDX_ERR_BUF_TOO_SMALL,
-	SMBDX_ERR_INVALID,
-	SMBDX_ERR_FRAG_CONFIG,
-	SMBDX_ERR_BD_LENGTH,
-	SMBDX_ERR_BD_OVERFLOW,
-	SMBDX_ERR_IRD_ORD_ZERO,
+#define SMBDX_VERDICT(id, ...) SMBDX_ERR_##id,
+#include <smbdirect/pdu_verdicts.h>
+#undef SMBDX_VERDICT
 	SMBDX_VERDICT_COUNT
 };
 
@@ -415,51 +344,52 @@ enum smbdx_ird_ord_kind {
 };
 
 const char *smbdx_verdict_str(enum smbdx_verdict v);
+const char *smbdx_verdict_name(enum smbdx_verdict v);
 u32 smbdx_verdict_nt_status(enum smbdx_verdict v);
 
 void smbdx_config_init_defaults(struct smbdx_proto_config *cfg);
 enum smbdx_verdict smbdx_config_validate(const struct smbdx_proto_config *cfg);
 
 void smbdx_negotiate_req_encode(const struct smbdx_proto_config *cfg,
-			       struct smbdx_negotiate_req *req);
+				struct smbdx_negotiate_req *req);
 enum smbdx_verdict smbdx_negotiate_req_decode(const void *buf, u32 len,
-					    struct smbdx_neg_req_info *out);
+					      struct smbdx_neg_req_info *out);
 void smbdx_params_from_req(const struct smbdx_proto_config *cfg,
-			  const struct smbdx_neg_req_info *req,
+			   const struct smbdx_neg_req_info *req,
 			  struct smbdx_proto_params *p);
 void smbdx_negotiate_resp_encode(const struct smbdx_proto_params *p,
-				u16 credits_granted,
+				 u16 credits_granted,
 				struct smbdx_negotiate_resp *resp);
 void smbdx_negotiate_resp_encode_failure(u32 status,
-					struct smbdx_negotiate_resp *resp);
+					 struct smbdx_negotiate_resp *resp);
 enum smbdx_verdict smbdx_negotiate_resp_decode(const void *buf, u32 len,
-					     const struct smbdx_proto_config *cfg,
+					       const struct smbdx_proto_config *cfg,
 					     struct smbdx_neg_resp_info *out);
 void smbdx_params_from_resp(const struct smbdx_proto_config *cfg,
-			   const struct smbdx_neg_resp_info *resp,
+			    const struct smbdx_neg_resp_info *resp,
 			   struct smbdx_proto_params *p);
 
 enum smbdx_verdict smbdx_data_decode(const void *buf, u32 len,
-				   u32 max_fragmented_recv_size,
+				     u32 max_fragmented_recv_size,
 				   struct smbdx_data_info *out);
 enum smbdx_verdict smbdx_data_encode(void *buf, u32 buf_len,
-				   const struct smbdx_data_info *di);
+				     const struct smbdx_data_info *di);
 u32 smbdx_data_wire_len(const struct smbdx_data_info *di);
 
 void smbdx_bd_v1_encode(const struct smbdx_buffer_desc *d,
-		       struct smbdx_buffer_desc_v1 *wire);
+			struct smbdx_buffer_desc_v1 *wire);
 enum smbdx_verdict smbdx_bd_v1_count(u32 len, u32 *count);
 enum smbdx_verdict smbdx_bd_v1_decode(const void *buf, u32 len, u32 index,
-				    struct smbdx_buffer_desc *out);
+				      struct smbdx_buffer_desc *out);
 enum smbdx_verdict smbdx_bd_v1_total(const void *buf, u32 len, u64 *total);
 
 void smbdx_ird_ord_encode(const struct smbdx_ird_ord *v,
-			 struct smbdx_ird_ord_hdr *hdr);
+			  struct smbdx_ird_ord_hdr *hdr);
 enum smbdx_ird_ord_kind smbdx_ird_ord_parse(bool iwarp, const void *pd, u32 len,
-					  const struct smbdx_ird_ord *cm,
+					    const struct smbdx_ird_ord *cm,
 					  struct smbdx_ird_ord *peer);
 enum smbdx_verdict smbdx_ird_ord_negotiate(const struct smbdx_ird_ord *local,
-					 const struct smbdx_ird_ord *peer,
+					   const struct smbdx_ird_ord *peer,
 					 struct smbdx_ird_ord *out);
 
 #endif /* _SMBDIRECT_PDU_H */

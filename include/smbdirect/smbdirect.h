@@ -144,12 +144,12 @@ struct smbdx_conn_info {
 void smbdx_conn_config_init(struct smbdx_conn_config *cfg);
 
 struct smbdx_conn *smbdx_connect(struct net *net, const struct sockaddr *dst,
-			       const struct sockaddr *src,
+				 const struct sockaddr *src,
 			       const struct smbdx_conn_config *cfg,
 			       const struct smbdx_conn_ops *ops, void *ctx);
 
 struct smbdx_listener *smbdx_listen(struct net *net, const struct sockaddr *addr,
-				  const struct smbdx_conn_config *cfg,
+				    const struct smbdx_conn_config *cfg,
 				  const struct smbdx_listener_ops *ops,
 				  void *ctx);
 void *smbdx_listener_context(struct smbdx_listener *lis);
@@ -189,18 +189,18 @@ bool smbdx_netdev_rdma_capable(struct net_device *ndev);
 #define SMBDX_REG_ONE_DESC	0x8	/* -EMSGSIZE if more than one descriptor */
 
 struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
-			       unsigned int flags);
+				 unsigned int flags);
 const struct smbdx_buffer_desc_v1 *smbdx_reg_descs(const struct smbdx_reg *reg,
-						 u32 *count);
+						   u32 *count);
 u32 smbdx_reg_len(const struct smbdx_reg *reg);
 u32 smbdx_reg_token(const struct smbdx_reg *reg);
 int smbdx_deregister(struct smbdx_reg *reg);
 
 int smbdx_rdma_write(struct smbdx_conn *conn, struct iov_iter *from,
-		    const struct smbdx_buffer_desc_v1 *descs, u32 ndescs,
+		     const struct smbdx_buffer_desc_v1 *descs, u32 ndescs,
 		    u64 offset);
 int smbdx_rdma_read(struct smbdx_conn *conn, struct iov_iter *to,
-		   const struct smbdx_buffer_desc_v1 *descs, u32 ndescs,
+		    const struct smbdx_buffer_desc_v1 *descs, u32 ndescs,
 		   u64 offset);
 
 #endif /* _SMBDIRECT_SMBDIRECT_H */
