@@ -221,6 +221,7 @@ static void devlimits_frwr_depth(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, l.frwr_depth, 0U);
 }
 
+/* The transport decides the port and the quirks the rest of smbdirect uses. */
 static void devlimits_port_by_transport(struct kunit *test)
 {
 	struct smbdx_dev_limits l;
@@ -230,9 +231,17 @@ static void devlimits_port_by_transport(struct kunit *test)
 	smbdx_dev_limits_compute(&a, false, &l);
 	KUNIT_EXPECT_EQ(test, l.port, 445);
 	KUNIT_EXPECT_FALSE(test, l.iwarp);
+	KUNIT_EXPECT_FALSE(test, l.ird_ord_private_data);
+	KUNIT_EXPECT_TRUE(test, l.est_by_data);
+	KUNIT_EXPECT_FALSE(test, l.rw_write_mr);
+	KUNIT_EXPECT_EQ(test, l.mr_max_entries, l.frwr_depth);
 	smbdx_dev_limits_compute(&a, true, &l);
 	KUNIT_EXPECT_EQ(test, l.port, 5445);
 	KUNIT_EXPECT_TRUE(test, l.iwarp);
+	KUNIT_EXPECT_TRUE(test, l.ird_ord_private_data);
+	KUNIT_EXPECT_FALSE(test, l.est_by_data);
+	KUNIT_EXPECT_TRUE(test, l.rw_write_mr);
+	KUNIT_EXPECT_EQ(test, l.mr_max_entries, l.frwr_depth);
 }
 
 static struct kunit_case devlimits_cases[] = {

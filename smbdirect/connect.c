@@ -23,8 +23,6 @@
  */
 
 #include <linux/module.h>
-#include <linux/in.h>
-#include <linux/in6.h>
 
 #include "smbd.h"
 
@@ -55,21 +53,6 @@ static void smbdx_set_state(struct smbdx_conn *conn, enum smbdx_conn_state s)
 	spin_unlock_bh(&conn->lock);
 }
 
-static int smbdx_connect_port(const struct sockaddr *sa)
-{
-	if (sa->sa_family == AF_INET)
-		return ntohs(((const struct sockaddr_in *)sa)->sin_port);
-	return ntohs(((const struct sockaddr_in6 *)sa)->sin6_port);
-}
-
-static void smbdx_connect_set_port(struct sockaddr_storage *ss, int port)
-{
-	if (ss->ss_family == AF_INET)
-		((struct sockaddr_in *)ss)->sin_port = htons(port);
-	else
-		((struct sockaddr_in6 *)ss)->sin6_port = htons(port);
-}
-
 /* Address resolved: pick the default port for the device if asked to. */
 static int smbdx_connect_addr_resolved(struct smbdx_conn *conn, bool def_port)
 {
@@ -84,10 +67,14 @@ static int smbdx_connect_addr_resolved(struct smbdx_conn *conn, bool def_port)
 	}
 	WRITE_ONCE(conn->ibdev, id->device);
 	if (def_port) {
-		port = rdma_node_get_transport(id->device->node_type) ==
-		       RDMA_TRANSPORT_IWARP ? smbdx_iwarp_port : smbdx_ib_port;
-		smbdx_connect_set_port(&conn->peer, port);
-		smbdx_connect_set_port(&id->route.addr.dst_addr, port);
+		port = smbdx_device_port(id->device);
+		if (port < 0) {
+			rc = port;
+			goto out;
+		}
+		smbdx_sockaddr_set_port((struct sockaddr *)&conn->peer, port);
+		smbdx_sockaddr_set_port((struct sockaddr *)&id->route.addr.dst_addr,
+					port);
 	}
 out:
 	mutex_unlock(&conn->res_mutex);
@@ -107,7 +94,7 @@ static int smbdx_connect_route_resolved(struct smbdx_conn *conn)
 		rc = -ENODEV;
 		goto out;
 	}
-	rc = smbdx_conn_setup_qp(conn);
+	rc = smbdx_qp_setup(conn);
 	if (rc)
 		goto out;
 	memcpy(&conn->local, &conn->id->route.addr.src_addr,
@@ -125,7 +112,7 @@ static int smbdx_connect_route_resolved(struct smbdx_conn *conn)
 	param.initiator_depth = conn->limits.ord;
 	param.retry_count = 6;
 	param.rnr_retry_count = 6;
-	if (conn->limits.iwarp) {
+	if (conn->limits.ird_ord_private_data) {
 		/* MS-SMBD appendix A 6.1: our own IRD and ORD. */
 		io.ird = conn->limits.ird;
 		io.ord = conn->limits.ord;
@@ -192,9 +179,8 @@ struct smbdx_conn *smbdx_connect(struct net *net, const struct sockaddr *dst,
 		return ERR_PTR(-ENOMEM);
 	conn->ops = ops;
 	conn->ctx = ctx;
-	memcpy(&conn->peer, dst, dst->sa_family == AF_INET ?
-	       sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6));
-	def_port = !smbdx_connect_port(dst);
+	memcpy(&conn->peer, dst, smbdx_sockaddr_len(dst));
+	def_port = !smbdx_sockaddr_port(dst);
 
 	id = rdma_create_id(net, smbdx_cm_handler, conn, RDMA_PS_TCP, IB_QPT_RC);
 	if (IS_ERR(id)) {

@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * SMB Direct connection object: life cycle, state machine, first-error
- * handling, RDMA CM events, verbs resources and teardown, device removal,
- * and the parts of the API that act on a whole connection (disconnect,
- * destroy, query).
+ * handling, RDMA CM event dispatch, teardown, device removal, and the parts
+ * of the API that act on a whole connection (disconnect, destroy, query).
  *
  * Normal operation: a connection is created by smbdx_connect() (connect.c)
  * or by a listener's CONNECT_REQUEST (listen.c). Its state only moves
  * forward: CREATED -> RESOLVE_ADDR -> RESOLVE_ROUTE -> CONNECTING ->
  * NEGOTIATING -> ESTABLISHED -> DISCONNECTING -> DISCONNECTED -> DESTROYED
- * (a passive connection starts at NEGOTIATING). The verbs resources (PD,
- * one CQ polled in softirq, an RC QP, the receive buffers) are created
- * once the device is known and live until teardown. Send and receive
- * completions (send.c, recv.c) run in softirq and take only conn->lock.
+ * (a passive connection starts at NEGOTIATING). The verbs resources (qp.c)
+ * are created once the device is known and live until teardown. Send and
+ * receive completions (send.c, recv.c) run in softirq and take only
+ * conn->lock; a failed one ends the connection through
+ * __smbdx_conn_wc_failed().
  *
  * References: the owner (the smbdx_connect() caller, or the listener until
  * its accept callback takes the connection), every queued work item that
@@ -308,6 +308,37 @@ void smbdx_conn_fail(struct smbdx_conn *conn, int err, int cause)
 	spin_unlock_bh(&conn->lock);
 }
 
+/**
+ * __smbdx_conn_wc_failed() - end the connection if a work request failed
+ * @conn: connection, lock held
+ * @wc: the work completion of a Send, Receive, REG_MR, LOCAL_INV or RDMA
+ *	read/write
+ * @cause: the cause to record when the work request itself failed
+ *
+ * A flushed work request means someone moved the QP to the error state:
+ * as the connection's first error, that is the peer (iWARP flushes the
+ * queues on the peer's disconnect before the CM reports it), so the cause
+ * is a peer disconnect (-ECONNRESET); after a local failure the flush only
+ * finishes teardown and changes nothing (the first error sticks). Any
+ * other status is an error of @cause (-EIO).
+ *
+ * Context: completion handler (softirq), conn->lock held.
+ *
+ * Return: true if @wc did not succeed.
+ */
+bool __smbdx_conn_wc_failed(struct smbdx_conn *conn, const struct ib_wc *wc,
+			    int cause)
+{
+	lockdep_assert_held(&conn->lock);
+	if (likely(wc->status == IB_WC_SUCCESS))
+		return false;
+	if (wc->status == IB_WC_WR_FLUSH_ERR)
+		__smbdx_conn_fail(conn, -ECONNRESET, SMBDX_CAUSE_PEER_DISCONNECT);
+	else
+		__smbdx_conn_fail(conn, -EIO, cause);
+	return true;
+}
+
 /*
  * Tell the CM, once, that a passive connection carries data (see
  * smbdx_conn_comm_est()), before anything disconnects it: a disconnect
@@ -364,142 +395,11 @@ static void smbdx_conn_est_work(struct work_struct *w)
  */
 void smbdx_conn_comm_est(struct smbdx_conn *conn)
 {
-	if (conn->role != SMBDX_ROLE_PASSIVE || conn->limits.iwarp ||
+	if (conn->role != SMBDX_ROLE_PASSIVE || !conn->limits.est_by_data ||
 	    test_bit(SMBDX_CMF_ESTABLISHED, &conn->cm_flags) ||
 	    test_and_set_bit(SMBDX_CMF_COMM_EST, &conn->cm_flags))
 		return;
 	smbdx_conn_queue_work(conn, &conn->est_work);
-}
-
-static void smbdx_qp_event(struct ib_event *event, void *context)
-{
-	struct smbdx_conn *conn = context;
-
-	/* Fatal QP errors also flush the queues; the completions fail it. */
-	ibdev_dbg(conn->ibdev, KBUILD_MODNAME ": connection %u: QP event %s\n",
-		  conn->num, ib_event_msg(event->event));
-	if (event->event == IB_EVENT_COMM_EST)
-		smbdx_conn_comm_est(conn);
-}
-
-/**
- * smbdx_conn_setup_qp() - create the verbs resources on conn->id's device
- * @conn: connection whose cm_id has a device (address resolved, or a
- *	connect request)
- *
- * PD, one CQ polled in softirq, an RC QP (sends use one SGE: header and
- * payload share a buffer) with room for the drain work requests, the MR
- * pool's registrations and invalidations and the rdma_rw contexts, the
- * MR pool (mr.c) and the receive buffers. On failure everything created is
- * released again.
- *
- * Context: process; the caller serialises with teardown (res_mutex, or the
- * connection is not yet visible).
- *
- * Return: 0 or a negative errno.
- */
-int smbdx_conn_setup_qp(struct smbdx_conn *conn)
-{
-	struct ib_device *ibdev = conn->id->device;
-	struct ib_qp_init_attr qpa = {};
-	u32 cqe, sq, nmrs;
-	int rc;
-
-	if (!smbdx_device_limits(ibdev, &conn->limits))
-		return -ENODEV;
-	if (conn->limits.verdict != SMBDX_DEV_OK)
-		return -EOPNOTSUPP;
-	conn->ibdev = ibdev;
-	strscpy(conn->devname, dev_name(&ibdev->dev), sizeof(conn->devname));
-
-	conn->rq_depth = conn->cfg.proto.recv_credit_max;
-	conn->sq_depth = conn->cfg.proto.send_credit_target + 2;
-	if (conn->sq_depth + 1 > conn->limits.max_qp_wr)
-		conn->sq_depth = conn->limits.max_qp_wr - 1;
-	if (conn->rq_depth + 1 > conn->limits.max_qp_wr)
-		return -EINVAL;
-	/* One REG_MR or LOCAL_INV at a time per MR, then the RDMA contexts. */
-	nmrs = smbdx_mr_plan(conn);
-	if (conn->sq_depth + 1 + nmrs > conn->limits.max_qp_wr)
-		return -EINVAL;
-	sq = conn->sq_depth + 1 + nmrs;
-	sq += smbdx_rw_plan(conn, conn->limits.max_qp_wr - sq);
-	/* Flushed work requests complete even when unsignaled. */
-	cqe = sq + 3 * conn->rw_ctxs + conn->rq_depth + 2;
-	if (cqe > conn->limits.max_cqe)
-		return -EINVAL;
-	conn->rio_size = max_t(u32, conn->cfg.proto.max_receive_size,
-			       SMBDX_PROTO_NEG_RECV_SIZE);
-
-	conn->pd = ib_alloc_pd(ibdev, 0);
-	if (IS_ERR(conn->pd)) {
-		rc = PTR_ERR(conn->pd);
-		conn->pd = NULL;
-		return rc;
-	}
-
-	conn->cq = ib_alloc_cq_any(ibdev, conn, cqe, IB_POLL_SOFTIRQ);
-	if (IS_ERR(conn->cq)) {
-		rc = PTR_ERR(conn->cq);
-		conn->cq = NULL;
-		goto out;
-	}
-
-	qpa.event_handler = smbdx_qp_event;
-	qpa.qp_context = conn;
-	qpa.send_cq = conn->cq;
-	qpa.recv_cq = conn->cq;
-	qpa.cap.max_send_wr = sq;
-	qpa.cap.max_recv_wr = conn->rq_depth + 1;
-	/* Sends use one SGE; RDMA Write contexts use what the device has. */
-	qpa.cap.max_send_sge = conn->limits.max_send_sge;
-	qpa.cap.max_rdma_ctxs = conn->rw_ctxs;
-	qpa.port_num = conn->id->port_num;
-	qpa.cap.max_recv_sge = 1;
-	qpa.sq_sig_type = IB_SIGNAL_REQ_WR;
-	qpa.qp_type = IB_QPT_RC;
-	rc = rdma_create_qp(conn->id, conn->pd, &qpa);
-	if (rc)
-		goto out;
-	conn->qp_created = true;
-	conn->cq_id = conn->cq->res.id;
-	conn->qpn = conn->id->qp->qp_num;
-
-	rc = smbdx_mr_pool_init(conn);
-	if (rc)
-		goto out;
-	rc = smbdx_recv_bufs_alloc(conn);
-	if (rc)
-		goto out;
-	return 0;
-out:
-	smbdx_conn_free_qp(conn);
-	return rc;
-}
-
-/**
- * smbdx_conn_free_qp() - release what smbdx_conn_setup_qp() created
- * @conn: connection whose QP is drained or was never connected
- *
- * Context: process, serialised with set-up and teardown.
- */
-void smbdx_conn_free_qp(struct smbdx_conn *conn)
-{
-	smbdx_mr_release(conn);
-	if (conn->qp_created) {
-		rdma_destroy_qp(conn->id);
-		conn->qp_created = false;
-	}
-	/* No completion handler runs once the CQ is freed. */
-	if (conn->cq) {
-		ib_free_cq(conn->cq);
-		conn->cq = NULL;
-	}
-	smbdx_recv_bufs_free(conn);
-	if (conn->pd) {
-		ib_dealloc_pd(conn->pd);
-		conn->pd = NULL;
-	}
 }
 
 /**
@@ -530,7 +430,7 @@ void smbdx_conn_teardown(struct smbdx_conn *conn)
 		}
 		ib_drain_qp(conn->id->qp);
 	}
-	smbdx_conn_free_qp(conn);
+	smbdx_qp_free(conn);
 	if (conn->id) {
 		rdma_destroy_id(conn->id);
 		conn->id = NULL;

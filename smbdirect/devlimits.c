@@ -38,6 +38,9 @@ enum smbdx_dev_verdict smbdx_dev_limits_compute(const struct ib_device_attr *att
 
 	out->iwarp = iwarp;
 	out->port = iwarp ? SMBDX_PORT_IWARP : SMBDX_PORT_IB;
+	out->ird_ord_private_data = iwarp;
+	out->est_by_data = !iwarp;
+	out->rw_write_mr = iwarp;
 	out->max_send_sge = clamp_attr(attr->max_send_sge, SMBDX_MAX_SGE);
 	out->max_recv_sge = clamp_attr(attr->max_recv_sge, SMBDX_MAX_SGE);
 	out->max_sge_rd = clamp_attr(attr->max_sge_rd, SMBDX_MAX_SGE);
@@ -50,6 +53,7 @@ enum smbdx_dev_verdict smbdx_dev_limits_compute(const struct ib_device_attr *att
 					SMBDX_FRWR_MAX_DEPTH);
 	else
 		out->frwr_depth = 0;
+	out->mr_max_entries = out->frwr_depth;
 
 	if (!out->frwr_depth)
 		v = SMBDX_DEV_NO_FRWR;

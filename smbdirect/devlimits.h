@@ -49,8 +49,24 @@ enum smbdx_dev_verdict {
 /**
  * struct smbdx_dev_limits - the part of a device smbdirect will use
  * @verdict: whether the device is usable, and if not the first reason
- * @iwarp: the device speaks iWARP (changes the port and CM private data)
- * @port: default SMB Direct port for this transport
+ * @iwarp: the device speaks iWARP (for display; the rest of smbdirect
+ *	uses the capabilities below, never this)
+ * @port: default SMB Direct port of the transport: 5445 on iWARP, 445 on
+ *	InfiniBand and RoCE (MS-SMBD 1.9); the module parameters iwarp_port
+ *	and ib_port may move them (smbdx_port_of())
+ * @ird_ord_private_data: the connect request and reply carry MS-SMBD
+ *	appendix A's IRD/ORD private data (iWARP, where the CM does not
+ *	negotiate them reliably)
+ * @est_by_data: the passive side tells the CM the connection is
+ *	established when the peer's first message arrives before the CM saw
+ *	the RTU (IB and RoCE; an iWARP connection is established by the MPA
+ *	exchange before any data)
+ * @rw_write_mr: an RDMA Write of scattered pages that rdma_rw would cut
+ *	into many SGE work requests may go through one local MR instead
+ *	(iWARP devices have few send SGEs, siw 6, and rdma_rw gives their QPs
+ *	an MR pool)
+ * @mr_max_entries: scatterlist entries one fast-registration MR maps, at
+ *	most; some providers (siw) count entries rather than pages
  * @max_send_sge: send SGEs per work request, clamped to %SMBDX_MAX_SGE
  * @max_recv_sge: receive SGEs per work request, clamped likewise
  * @max_sge_rd: SGEs per RDMA Read work request
@@ -64,6 +80,10 @@ struct smbdx_dev_limits {
 	enum smbdx_dev_verdict verdict;
 	bool iwarp;
 	u16 port;
+	bool ird_ord_private_data;
+	bool est_by_data;
+	bool rw_write_mr;
+	u32 mr_max_entries;
 	u32 max_send_sge;
 	u32 max_recv_sge;
 	u32 max_sge_rd;

@@ -1,34 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SMB Direct passive side: listeners, connection arrival (MS-SMBD 3.1.7.2)
- * and the upcall work that hands connections and messages to the upper
- * layer.
+ * SMB Direct passive side: listeners and connection arrival (MS-SMBD
+ * 3.1.7.2).
  *
  * Normal operation: smbdx_listen() binds an RDMA CM id (port 445 on
- * IB/RoCE, 5445 on iWARP unless given) and listens. A CONNECT_REQUEST is
- * handled in the CM handler: a connection object with its QP and receive
- * buffers is created, one receive is posted for the Negotiate Request,
- * the IRD/ORD values are negotiated (appendix A private data on iWARP),
- * the request is accepted and the 5 s Negotiation Timer starts. The
- * connection then belongs to the listener (on its list) until it has
- * negotiated (recv.c); the upcall work then calls the accept callback,
- * and from its return the upper layer owns the connection.
+ * IB/RoCE, 5445 on iWARP unless given, addr.c) and listens. A
+ * CONNECT_REQUEST is handled in the CM handler: a connection object with
+ * its QP and receive buffers is created, one receive is posted for the
+ * Negotiate Request, the IRD/ORD values are negotiated (appendix A private
+ * data where the device needs them), the request is accepted and the 5 s
+ * Negotiation Timer starts. The connection then belongs to the listener
+ * (on its list) until it has negotiated (recv.c); its upcall work
+ * (deliver.c) then calls the accept callback, and from its return the
+ * upper layer owns the connection.
  *
- * Upcall work (one per connection, never running twice at once): the
- * hand-over above, then the upper layer's recv callback for each ready
- * message (callback form), then the disconnected callback once after a
- * failure. Callbacks therefore run in process context, one at a time per
- * connection, in order. smbdx_destroy() sets upcalls_off and waits for a
- * running upcall, so nothing is called after it returns.
- *
- * Transport recovery: a connection that fails before the hand-over
- * (negotiation error or timeout, peer gone, accept refused, listener
- * destroyed) is torn down and released by its upcall work. Destroying a
- * listener first destroys its cm_id (which waits for CONNECT_REQUEST
- * handlers in progress), then fails every connection still on its list and
- * waits until their upcall works have removed them. A listener whose
- * device goes away loses its cm_id (ib_client remove or the CM's
- * DEVICE_REMOVAL event) and stays, inert, until destroyed.
+ * Transport recovery: a connection that fails before the hand-over is torn
+ * down by its upcall work, which takes it off the list
+ * (smbdx_listener_detach()). Destroying a listener first destroys its
+ * cm_id (which waits for CONNECT_REQUEST handlers in progress), then fails
+ * every connection still on its list and waits until their upcall works
+ * have removed them. A listener whose device goes away loses its cm_id
+ * (ib_client remove or the CM's DEVICE_REMOVAL event) and stays, inert,
+ * until destroyed.
  *
  * Locking: smbdx_listeners_lock (a mutex no CM handler takes) protects the
  * list of listeners; listener->mutex protects listener->id;
@@ -38,8 +31,6 @@
 
 #include <linux/module.h>
 #include <linux/slab.h>
-#include <linux/in.h>
-#include <linux/in6.h>
 
 #include "smbd.h"
 
@@ -53,54 +44,12 @@ static atomic_t smbdx_listener_nums = ATOMIC_INIT(0);
 DEFINE_MUTEX(smbdx_listeners_lock);
 LIST_HEAD(smbdx_listeners);
 
-static int smbdx_sockaddr_port(const struct sockaddr *sa)
-{
-	if (sa->sa_family == AF_INET)
-		return ntohs(((const struct sockaddr_in *)sa)->sin_port);
-	return ntohs(((const struct sockaddr_in6 *)sa)->sin6_port);
-}
-
-static void smbdx_sockaddr_set_port(struct sockaddr *sa, int port)
-{
-	if (sa->sa_family == AF_INET)
-		((struct sockaddr_in *)sa)->sin_port = htons(port);
-	else
-		((struct sockaddr_in6 *)sa)->sin6_port = htons(port);
-}
-
-static bool smbdx_sockaddr_any(const struct sockaddr *sa)
-{
-	if (sa->sa_family == AF_INET)
-		return ((const struct sockaddr_in *)sa)->sin_addr.s_addr ==
-		       htonl(INADDR_ANY);
-	return ipv6_addr_any(&((const struct sockaddr_in6 *)sa)->sin6_addr);
-}
-
-/* The default port of the device @addr belongs to (MS-SMBD 1.9). */
-static int smbdx_default_port(struct net *net, struct sockaddr *addr)
-{
-	struct rdma_cm_id *id;
-	int rc, port;
-
-	id = rdma_create_id(net, smbdx_cm_handler, NULL, RDMA_PS_TCP, IB_QPT_RC);
-	if (IS_ERR(id))
-		return PTR_ERR(id);
-	rc = rdma_bind_addr(id, addr);
-	if (!rc && !id->device)
-		rc = -EADDRNOTAVAIL;
-	if (!rc)
-		port = rdma_node_get_transport(id->device->node_type) ==
-		       RDMA_TRANSPORT_IWARP ? smbdx_iwarp_port : smbdx_ib_port;
-	rdma_destroy_id(id);
-	return rc ? rc : port;
-}
-
 /*
  * Take a connection off its listener's list; wake the listener's destroy
  * when the list empties. The wake-up happens under the lock, and the
  * listener takes the lock once more before freeing itself.
  */
-static void smbdx_listener_detach(struct smbdx_conn *conn)
+void smbdx_listener_detach(struct smbdx_conn *conn)
 {
 	struct smbdx_listener *lis = conn->listener;
 
@@ -110,95 +59,6 @@ static void smbdx_listener_detach(struct smbdx_conn *conn)
 	if (list_empty(&lis->conns))
 		wake_up_all(&lis->wq);
 	spin_unlock_bh(&lis->lock);
-}
-
-static void smbdx_conn_handover(struct smbdx_conn *conn)
-{
-	struct smbdx_listener *lis = conn->listener;
-	bool ready, failed, dying;
-	int rc;
-
-	if (!lis)
-		return;
-
-	spin_lock_bh(&conn->lock);
-	ready = conn->negotiated && !conn->error;
-	failed = conn->error;
-	spin_unlock_bh(&conn->lock);
-
-	if (ready) {
-		spin_lock_bh(&lis->lock);
-		dying = lis->dying;
-		spin_unlock_bh(&lis->lock);
-		rc = dying ? -ESHUTDOWN : lis->ops->accept(lis, conn);
-		if (!rc) {
-			spin_lock_bh(&conn->lock);
-			conn->handed_over = true;
-			spin_unlock_bh(&conn->lock);
-			atomic64_inc(&lis->accepted);
-			smbdx_listener_detach(conn);
-			return;
-		}
-		smbdx_conn_fail(conn, rc, SMBDX_CAUSE_ACCEPT_REFUSED);
-		failed = true;
-	}
-	if (failed) {
-		atomic64_inc(&lis->refused);
-		smbdx_conn_teardown(conn);
-		smbdx_listener_detach(conn);
-		/* The listener's ownership reference. */
-		smbdx_conn_put(conn);
-	}
-}
-
-/* Deliver ready messages (callback form) and the loss notification. */
-static void smbdx_conn_deliver(struct smbdx_conn *conn)
-{
-	const struct smbdx_conn_ops *ops = conn->ops;
-	struct smbdx_msg *msg;
-	int err;
-
-	spin_lock_bh(&conn->lock);
-	if (!conn->handed_over)
-		goto out;
-	while (ops && ops->recv && !conn->upcalls_off &&
-	       !list_empty(&conn->ready)) {
-		msg = list_first_entry(&conn->ready, struct smbdx_msg, list);
-		list_del_init(&msg->list);
-		conn->ready_msgs--;
-		smbdx_conn_get(conn);
-		msg->conn = conn;
-		spin_unlock_bh(&conn->lock);
-		ops->recv(conn, msg);
-		spin_lock_bh(&conn->lock);
-	}
-	if (conn->error && !conn->loss_notified && !conn->upcalls_off) {
-		conn->loss_notified = true;
-		err = conn->error;
-		spin_unlock_bh(&conn->lock);
-		if (ops && ops->disconnected)
-			ops->disconnected(conn, err);
-		return;
-	}
-out:
-	spin_unlock_bh(&conn->lock);
-}
-
-/**
- * smbdx_conn_upcall_work() - hand-over, message delivery, loss notification
- * @w: the connection's upcall_work
- *
- * Context: smbdirect's workqueue; holds a reference taken when queued.
- */
-void smbdx_conn_upcall_work(struct work_struct *w)
-{
-	struct smbdx_conn *conn = container_of(w, struct smbdx_conn, upcall_work);
-
-	WRITE_ONCE(conn->upcall_task, current);
-	smbdx_conn_handover(conn);
-	smbdx_conn_deliver(conn);
-	WRITE_ONCE(conn->upcall_task, NULL);
-	smbdx_conn_put(conn);
 }
 
 static int smbdx_listener_connect_request(struct smbdx_listener *lis,
@@ -228,7 +88,7 @@ static int smbdx_listener_connect_request(struct smbdx_listener *lis,
 	memcpy(&conn->local, &id->route.addr.src_addr, sizeof(conn->local));
 	memcpy(&conn->peer, &id->route.addr.dst_addr, sizeof(conn->peer));
 
-	rc = smbdx_conn_setup_qp(conn);
+	rc = smbdx_qp_setup(conn);
 	if (rc)
 		goto refuse;
 
@@ -237,7 +97,7 @@ static int smbdx_listener_connect_request(struct smbdx_listener *lis,
 	local.ord = conn->limits.ord;
 	cm.ird = event->param.conn.initiator_depth;
 	cm.ord = event->param.conn.responder_resources;
-	kind = smbdx_ird_ord_parse(conn->limits.iwarp,
+	kind = smbdx_ird_ord_parse(conn->limits.ird_ord_private_data,
 				   event->param.conn.private_data,
 				  event->param.conn.private_data_len, &cm, &peer);
 	if (smbdx_ird_ord_negotiate(&local, &peer, &out)) {
@@ -288,7 +148,7 @@ refuse:
 	/* The CM destroys @id when we return non-zero; the QP goes first. */
 	atomic64_inc(&lis->refused);
 	conn->listener = NULL;
-	smbdx_conn_free_qp(conn);
+	smbdx_qp_free(conn);
 	conn->id = NULL;
 	conn->released = true;
 	smbdx_conn_put(conn);
@@ -416,14 +276,13 @@ struct smbdx_listener *smbdx_listen(struct net *net, const struct sockaddr *addr
 		goto out_free;
 	lis->ops = ops;
 	lis->ctx = ctx;
-	memcpy(&lis->addr, addr, addr->sa_family == AF_INET ?
-	       sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6));
+	memcpy(&lis->addr, addr, smbdx_sockaddr_len(addr));
 
 	port = smbdx_sockaddr_port(addr);
 	if (!port) {
 		if (smbdx_sockaddr_any(addr))
 			goto out_free;
-		port = smbdx_default_port(net, (struct sockaddr *)&lis->addr);
+		port = smbdx_addr_port(net, (struct sockaddr *)&lis->addr);
 		if (port < 0) {
 			rc = port;
 			goto out_free;

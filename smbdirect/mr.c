@@ -346,16 +346,11 @@ static void smbdx_mr_wr_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct smbdx_reg *reg = mr->reg;
 
 	spin_lock_bh(&conn->lock);
-	if (wc->status != IB_WC_SUCCESS) {
+	if (__smbdx_conn_wc_failed(conn, wc, SMBDX_CAUSE_MR_ERROR)) {
 		if (mr->state != SMBDX_MR_LOST)
 			mr->state = SMBDX_MR_BROKEN;
 		if (reg && !reg->wr_status)
 			reg->wr_status = wc->status;
-		if (wc->status == IB_WC_WR_FLUSH_ERR)
-			__smbdx_conn_fail(conn, -ECONNRESET,
-					  SMBDX_CAUSE_PEER_DISCONNECT);
-		else
-			__smbdx_conn_fail(conn, -EIO, SMBDX_CAUSE_MR_ERROR);
 	}
 	spin_unlock_bh(&conn->lock);
 	trace_smbdx_mr(conn, mr->rkey, wc->status ? SMBDX_MR_EV_WR_FAILED :
@@ -500,8 +495,8 @@ static int smbdx_reg_post(struct smbdx_conn *conn, struct smbdx_reg *reg,
 		struct ib_mr *ibmr = mr->mr;
 		struct smbdx_buffer_desc d;
 
-		/* Some providers (siw) take at most depth entries per MR. */
-		n = ib_map_mr_sg(ibmr, sg, min_t(int, left, conn->mr_depth),
+		n = ib_map_mr_sg(ibmr, sg, min_t(int, left,
+						 conn->limits.mr_max_entries),
 				 &off, PAGE_SIZE);
 		if (n < 0 || (n == 0 && !off)) {
 			rc = n < 0 ? n : -EIO;
@@ -644,8 +639,9 @@ struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
 		rc = need;
 		goto out_unmap;
 	}
-	/* Providers that count entries rather than pages (siw) may need more. */
-	need = max_t(int, need, DIV_ROUND_UP(reg->mapped, conn->mr_depth));
+	/* Providers that count entries rather than pages may need more. */
+	need = max_t(int, need, DIV_ROUND_UP(reg->mapped,
+					     conn->limits.mr_max_entries));
 	if (need > 1 && (flags & SMBDX_REG_ONE_DESC)) {
 		rc = -EMSGSIZE;
 		goto out_unmap;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * SMB Direct receive path: receive buffers, receive completions (MS-SMBD
- * 3.1.5.5 - 3.1.5.8), reassembly into messages and their delivery to the
- * upper layer (smbdx_recv_msg(), smbdx_recv(), the smbdx_msg_*() accessors).
+ * 3.1.5.5 - 3.1.5.8) and reassembly into messages, which deliver.c hands
+ * to the upper layer.
  *
  * Normal operation: every connection owns ReceiveCreditMax receive buffers
  * of MaxReceiveSize bytes (at least 512 for the negotiate message,
@@ -14,9 +14,8 @@
  * The payload is copied at once into the pages of the message being
  * reassembled, so the receive buffer goes straight back to the free list
  * and is reposted: reassembly never holds receive buffers and can never
- * starve the credit window. A complete message goes on the ready queue,
- * where smbdx_recv_msg() finds it or from where the upcall work hands it to
- * the recv callback.
+ * starve the credit window. A complete message goes to deliver.c
+ * (smbdx_msg_ready()).
  *
  * Flow control: received messages not yet freed by the upper layer count
  * in held_bytes. Above the connection's recv_queue_max, receives are not
@@ -28,9 +27,7 @@
  * completion terminates it too; flushed receives (teardown's drain) just
  * return their buffer to the free list. Nothing is reposted unless the
  * connection is established. Buffers are unmapped and freed only after the
- * CQ is freed, so no handler can see a freed buffer. Messages on the ready
- * queue when the connection is freed are freed with it; messages handed
- * out hold a connection reference until smbdx_msg_free().
+ * CQ is freed, so no handler can see a freed buffer.
  */
 
 #include <linux/module.h>
@@ -188,79 +185,6 @@ void smbdx_post_recvs(struct smbdx_conn *conn)
 	n = smbdx_credits_recv_to_post(&conn->cr);
 	if (n)
 		smbdx_credits_recv_posted(&conn->cr, __smbdx_post_recvs(conn, n));
-}
-
-static void smbdx_msg_release(struct smbdx_msg *msg)
-{
-	u32 i;
-
-	for (i = 0; i < msg->nvec; i++)
-		__free_page(msg->bv[i].bv_page);
-	kfree(msg);
-}
-
-static struct smbdx_msg *smbdx_msg_alloc(u32 len, gfp_t gfp)
-{
-	u32 nvec = DIV_ROUND_UP(len, PAGE_SIZE);
-	struct smbdx_msg *msg;
-	struct page *page;
-	u32 i;
-
-	msg = kmalloc(struct_size(msg, bv, nvec), gfp);
-	if (!msg)
-		return NULL;
-	INIT_LIST_HEAD(&msg->list);
-	msg->conn = NULL;
-	msg->len = len;
-	msg->nvec = 0;
-	msg->inv = false;
-	msg->inv_token = 0;
-	for (i = 0; i < nvec; i++) {
-		page = alloc_page(gfp);
-		if (!page) {
-			smbdx_msg_release(msg);
-			return NULL;
-		}
-		bvec_set_page(&msg->bv[i], page,
-			      min_t(u32, PAGE_SIZE, len - i * PAGE_SIZE), 0);
-		msg->nvec++;
-	}
-	return msg;
-}
-
-static void smbdx_msg_fill(struct smbdx_msg *msg, u32 off, const u8 *src,
-			   u32 len)
-{
-	u32 i, po, n;
-
-	while (len) {
-		i = off / PAGE_SIZE;
-		po = off % PAGE_SIZE;
-		n = min_t(u32, len, PAGE_SIZE - po);
-		memcpy_to_page(msg->bv[i].bv_page, po, src, n);
-		off += n;
-		src += n;
-		len -= n;
-	}
-}
-
-/**
- * smbdx_ready_flush() - free the messages the upper layer never took
- * @conn: connection being freed
- */
-void smbdx_ready_flush(struct smbdx_conn *conn)
-{
-	struct smbdx_msg *msg, *tmp;
-
-	list_for_each_entry_safe(msg, tmp, &conn->ready, list) {
-		list_del(&msg->list);
-		smbdx_msg_release(msg);
-	}
-	conn->ready_msgs = 0;
-	if (conn->reasm_msg) {
-		smbdx_msg_release(conn->reasm_msg);
-		conn->reasm_msg = NULL;
-	}
 }
 
 /* Negotiation succeeded: 3.1.5.6 / 3.1.5.7, last steps. */
@@ -443,12 +367,7 @@ static void smbdx_recv_data(struct smbdx_conn *conn, struct smbdx_recv_io *rio,
 		msg->inv_token = conn->inv_token;
 		conn->inv_pending = false;
 	}
-	list_add_tail(&msg->list, &conn->ready);
-	conn->ready_msgs++;
-	smbdx_stat_inc(conn, SMBDX_STAT_RX_MSGS);
-	wake_up_all(&conn->wq);
-	if (conn->handed_over && conn->ops && conn->ops->recv)
-		smbdx_conn_queue_work(conn, &conn->upcall_work);
+	smbdx_msg_ready(conn, msg);
 }
 
 static void smbdx_recv_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -462,13 +381,8 @@ static void smbdx_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		smbdx_conn_comm_est(conn);
 	spin_lock_bh(&conn->lock);
 	conn->recvs_posted--;
-	if (wc->status != IB_WC_SUCCESS) {
+	if (__smbdx_conn_wc_failed(conn, wc, SMBDX_CAUSE_RECV_ERROR)) {
 		list_add(&rio->list, &conn->rio_free);
-		/* Flushed first: the peer's disconnect moved the QP to error. */
-		if (wc->status == IB_WC_WR_FLUSH_ERR)
-			__smbdx_conn_fail(conn, -ECONNRESET, SMBDX_CAUSE_PEER_DISCONNECT);
-		else
-			__smbdx_conn_fail(conn, -EIO, SMBDX_CAUSE_RECV_ERROR);
 		spin_unlock_bh(&conn->lock);
 		return;
 	}
@@ -493,202 +407,3 @@ static void smbdx_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	__smbdx_send_pump(conn, NULL);
 	spin_unlock_bh(&conn->lock);
 }
-
-/**
- * smbdx_msg_len() - length of a received message
- * @msg: message
- *
- * Return: its length in bytes (never 0).
- */
-u32 smbdx_msg_len(const struct smbdx_msg *msg)
-{
-	return msg->len;
-}
-EXPORT_SYMBOL_NS_GPL(smbdx_msg_len, SMBDX_NS);
-
-/**
- * smbdx_msg_iter() - an iterator over a received message
- * @msg: message
- * @iter: set to an ITER_SOURCE bvec iterator over the whole message,
- *	valid until smbdx_msg_free()
- */
-void smbdx_msg_iter(struct smbdx_msg *msg, struct iov_iter *iter)
-{
-	iov_iter_bvec(iter, ITER_SOURCE, msg->bv, msg->nvec, msg->len);
-}
-EXPORT_SYMBOL_NS_GPL(smbdx_msg_iter, SMBDX_NS);
-
-/**
- * smbdx_msg_copy() - copy part of a received message
- * @msg: message
- * @offset: first byte to copy
- * @to: destination; as many bytes as it holds are copied
- *
- * Context: any context @to may be written from.
- *
- * Return: bytes copied.
- */
-size_t smbdx_msg_copy(struct smbdx_msg *msg, u32 offset, struct iov_iter *to)
-{
-	size_t done = 0, n, got;
-	u32 i, po;
-
-	while (offset < msg->len && iov_iter_count(to)) {
-		i = offset / PAGE_SIZE;
-		po = offset % PAGE_SIZE;
-		n = min_t(size_t, msg->bv[i].bv_len - po, iov_iter_count(to));
-		got = copy_page_to_iter(msg->bv[i].bv_page, po, n, to);
-		done += got;
-		offset += got;
-		if (got != n)
-			break;
-	}
-	return done;
-}
-EXPORT_SYMBOL_NS_GPL(smbdx_msg_copy, SMBDX_NS);
-
-/**
- * smbdx_msg_invalidated() - the token the peer invalidated with the message
- * @msg: message
- * @token: set to the invalidated token (3.1.5.8 InvalidatedToken)
- *
- * Return: true if a Send with Invalidate delivered (part of) the message.
- */
-bool smbdx_msg_invalidated(const struct smbdx_msg *msg, u32 *token)
-{
-	if (msg->inv)
-		*token = msg->inv_token;
-	return msg->inv;
-}
-EXPORT_SYMBOL_NS_GPL(smbdx_msg_invalidated, SMBDX_NS);
-
-/**
- * smbdx_msg_free() - done with a received message
- * @msg: message from smbdx_recv_msg() or the recv callback
- *
- * Frees the message; the connection may then repost receives and grant
- * the peer more credits.
- *
- * Context: any.
- */
-void smbdx_msg_free(struct smbdx_msg *msg)
-{
-	struct smbdx_conn *conn = msg->conn;
-	u32 len = msg->len;
-
-	smbdx_msg_release(msg);
-	if (!conn)
-		return;
-	spin_lock_bh(&conn->lock);
-	conn->held_bytes -= len;
-	smbdx_post_recvs(conn);
-	__smbdx_send_pump(conn, NULL);
-	spin_unlock_bh(&conn->lock);
-	smbdx_conn_put(conn);
-}
-EXPORT_SYMBOL_NS_GPL(smbdx_msg_free, SMBDX_NS);
-
-static bool smbdx_recv_ready(struct smbdx_conn *conn)
-{
-	bool ready;
-
-	spin_lock_bh(&conn->lock);
-	ready = !list_empty(&conn->ready) || conn->error;
-	spin_unlock_bh(&conn->lock);
-	return ready;
-}
-
-/* Take the first ready message no longer than @max bytes, if any. */
-static int smbdx_take_msg(struct smbdx_conn *conn, size_t max,
-			  struct smbdx_msg **msgp)
-{
-	struct smbdx_msg *msg;
-	int rc;
-
-	spin_lock_bh(&conn->lock);
-	msg = list_first_entry_or_null(&conn->ready, struct smbdx_msg, list);
-	if (!msg) {
-		rc = conn->error ? conn->error : -EAGAIN;
-	} else if (msg->len > max) {
-		rc = -EMSGSIZE;
-	} else {
-		list_del_init(&msg->list);
-		conn->ready_msgs--;
-		smbdx_conn_get(conn);
-		msg->conn = conn;
-		*msgp = msg;
-		rc = 0;
-	}
-	spin_unlock_bh(&conn->lock);
-	return rc;
-}
-
-/**
- * smbdx_recv_msg() - receive one whole message (pull form)
- * @conn: connection without a recv callback
- * @timeout: longest wait in jiffies (MAX_SCHEDULE_TIMEOUT: no limit; 0:
- *	do not wait)
- * @msgp: set to the message, which the caller frees with smbdx_msg_free()
- *
- * Messages received before the connection was lost are still returned;
- * then the connection's error.
- *
- * Context: process, may sleep.
- *
- * Return: 0; -EAGAIN when no message arrived within @timeout on a
- * connection that is still up; -ERESTARTSYS on a signal; the connection's
- * error once it failed and no message is left (-ETIMEDOUT there means the
- * keepalive or negotiation timer ended the connection); -EINVAL if the
- * connection delivers through a recv callback.
- */
-int smbdx_recv_msg(struct smbdx_conn *conn, long timeout, struct smbdx_msg **msgp)
-{
-	long rc;
-
-	might_sleep();
-	*msgp = NULL;
-	if (conn->ops && conn->ops->recv)
-		return -EINVAL;
-	rc = wait_event_interruptible_timeout(conn->wq, smbdx_recv_ready(conn),
-					      timeout);
-	if (rc < 0)
-		return rc;
-	return smbdx_take_msg(conn, SIZE_MAX, msgp);
-}
-EXPORT_SYMBOL_NS_GPL(smbdx_recv_msg, SMBDX_NS);
-
-/**
- * smbdx_recv() - receive one whole message into an iterator
- * @conn: connection without a recv callback
- * @to: destination (ITER_DEST); must hold the whole message
- * @timeout: as for smbdx_recv_msg()
- *
- * Context: process, may sleep.
- *
- * Return: the message length; -EMSGSIZE if the next message does not fit
- * in @to (it stays queued; smbdx_recv_msg() takes it); -EFAULT; or an
- * error of smbdx_recv_msg().
- */
-ssize_t smbdx_recv(struct smbdx_conn *conn, struct iov_iter *to, long timeout)
-{
-	struct smbdx_msg *msg;
-	size_t copied;
-	u32 len;
-	long rc;
-
-	might_sleep();
-	if (conn->ops && conn->ops->recv)
-		return -EINVAL;
-	rc = wait_event_interruptible_timeout(conn->wq, smbdx_recv_ready(conn),
-					      timeout);
-	if (rc < 0)
-		return rc;
-	rc = smbdx_take_msg(conn, iov_iter_count(to), &msg);
-	if (rc)
-		return rc;
-	len = msg->len;
-	copied = smbdx_msg_copy(msg, 0, to);
-	smbdx_msg_free(msg);
-	return copied == len ? len : -EFAULT;
-}
-EXPORT_SYMBOL_NS_GPL(smbdx_recv, SMBDX_NS);

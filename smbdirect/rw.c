@@ -158,12 +158,7 @@ static void smbdx_rw_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	trace_smbdx_rw_done(conn, ch->cid, ch->read, ch->len, wc);
 	spin_lock_bh(&conn->lock);
-	if (wc->status != IB_WC_SUCCESS) {
-		if (wc->status == IB_WC_WR_FLUSH_ERR)
-			__smbdx_conn_fail(conn, -ECONNRESET,
-					  SMBDX_CAUSE_PEER_DISCONNECT);
-		else
-			__smbdx_conn_fail(conn, -EIO, SMBDX_CAUSE_RW_ERROR);
+	if (__smbdx_conn_wc_failed(conn, wc, SMBDX_CAUSE_RW_ERROR)) {
 		if (op && !op->status)
 			op->status = wc->status;
 	} else if (ch->lmr) {
@@ -361,7 +356,8 @@ static int smbdx_rw_lmr_init(struct smbdx_conn *conn, struct smbdx_rw_chunk *ch,
 	struct ib_mr *mr;
 	int n, wrs = 3;
 
-	if (ch->sgt.nents <= SMBDX_RW_LMR_MIN_WRS * sge)
+	if (!conn->limits.rw_write_mr ||
+	    ch->sgt.nents <= SMBDX_RW_LMR_MIN_WRS * sge)
 		return 0;
 	mr = ib_mr_pool_get(qp, &qp->rdma_mrs);
 	if (!mr)

@@ -149,19 +149,13 @@ static void smbdx_send_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	spin_lock_bh(&conn->lock);
 	conn->sends_posted--;
-	/*
-	 * A flush as the first error means the QP was moved to error by
-	 * the peer's disconnect (iWARP flushes before the CM reports it).
-	 */
-	if (wc->status == IB_WC_WR_FLUSH_ERR)
-		__smbdx_conn_fail(conn, -ECONNRESET, SMBDX_CAUSE_PEER_DISCONNECT);
-	else if (wc->status != IB_WC_SUCCESS)
-		__smbdx_conn_fail(conn, -EIO, SMBDX_CAUSE_SEND_ERROR);
-	else if (io->fail_verdict)
-		/* A failed Negotiate Response went out: now terminate. */
-		__smbdx_conn_fail(conn, -EPROTO, io->fail_verdict);
-	else
-		__smbdx_send_pump(conn, NULL);
+	if (!__smbdx_conn_wc_failed(conn, wc, SMBDX_CAUSE_SEND_ERROR)) {
+		if (io->fail_verdict)
+			/* A failed Negotiate Response went out: now terminate. */
+			__smbdx_conn_fail(conn, -EPROTO, io->fail_verdict);
+		else
+			__smbdx_send_pump(conn, NULL);
+	}
 	/* smbdx_destroy() waits for the Sends to drain. */
 	wake = conn->draining && !conn->sends_posted;
 	spin_unlock_bh(&conn->lock);
@@ -225,7 +219,10 @@ void __smbdx_send_pump(struct smbdx_conn *conn, struct smbdx_send_io **spare)
 	int rc;
 
 	lockdep_assert_held(&conn->lock);
-	while (conn->state == SMBDX_CS_ESTABLISHED && !conn->test_mute) {
+	/* smbdx_test_set_mute(): a peer that has stopped answering. */
+	if (unlikely(conn->test_mute))
+		return;
+	while (conn->state == SMBDX_CS_ESTABLISHED) {
 		if (conn->sends_posted >= conn->sq_depth) {
 			smbdx_stat_inc(conn, SMBDX_STAT_SEND_SQ_FULL);
 			break;

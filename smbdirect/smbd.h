@@ -477,17 +477,30 @@ void smbdx_conn_publish(struct smbdx_conn *conn);
 void smbdx_conn_set_state(struct smbdx_conn *conn, enum smbdx_conn_state s);
 void __smbdx_conn_fail(struct smbdx_conn *conn, int err, int cause);
 void smbdx_conn_fail(struct smbdx_conn *conn, int err, int cause);
+bool __smbdx_conn_wc_failed(struct smbdx_conn *conn, const struct ib_wc *wc,
+			    int cause);
 void smbdx_conn_queue_work(struct smbdx_conn *conn, struct work_struct *w);
 void smbdx_conn_teardown(struct smbdx_conn *conn);
 void smbdx_conn_comm_est(struct smbdx_conn *conn);
-int smbdx_conn_setup_qp(struct smbdx_conn *conn);
-void smbdx_conn_free_qp(struct smbdx_conn *conn);
 int smbdx_conn_cm_event(struct smbdx_conn *conn, struct rdma_cm_id *id,
 			struct rdma_cm_event *event);
 int smbdx_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *event);
 void smbdx_conns_device_removed(struct ib_device *ibdev);
 void smbdx_conn_config_resolve(struct smbdx_conn_config *cfg, bool passive);
 void smbdx_conn_log_error(struct smbdx_conn *conn, int cause);
+
+/* ---- addr.c ---- */
+size_t smbdx_sockaddr_len(const struct sockaddr *sa);
+int smbdx_sockaddr_port(const struct sockaddr *sa);
+void smbdx_sockaddr_set_port(struct sockaddr *sa, int port);
+bool smbdx_sockaddr_any(const struct sockaddr *sa);
+int smbdx_port_of(const struct smbdx_dev_limits *l);
+int smbdx_device_port(struct ib_device *ibdev);
+int smbdx_addr_port(struct net *net, const struct sockaddr *addr);
+
+/* ---- qp.c ---- */
+int smbdx_qp_setup(struct smbdx_conn *conn);
+void smbdx_qp_free(struct smbdx_conn *conn);
 
 /* ---- listen.c ---- */
 extern struct mutex smbdx_listeners_lock;
@@ -496,7 +509,7 @@ extern struct list_head smbdx_listeners;
 int smbdx_listener_cm_event(struct smbdx_listener *lis, struct rdma_cm_id *id,
 			    struct rdma_cm_event *event);
 void smbdx_listeners_device_removed(struct ib_device *ibdev);
-void smbdx_conn_upcall_work(struct work_struct *w);
+void smbdx_listener_detach(struct smbdx_conn *conn);
 
 /* ---- send.c ---- */
 void __smbdx_send_pump(struct smbdx_conn *conn, struct smbdx_send_io **spare);
@@ -511,12 +524,18 @@ int smbdx_send_negotiate_resp(struct smbdx_conn *conn,
 			      const struct smbdx_negotiate_resp *resp,
 			     int fail_verdict);
 
+/* ---- deliver.c ---- */
+struct smbdx_msg *smbdx_msg_alloc(u32 len, gfp_t gfp);
+void smbdx_msg_fill(struct smbdx_msg *msg, u32 off, const u8 *src, u32 len);
+void smbdx_msg_ready(struct smbdx_conn *conn, struct smbdx_msg *msg);
+void smbdx_ready_flush(struct smbdx_conn *conn);
+void smbdx_conn_upcall_work(struct work_struct *w);
+
 /* ---- recv.c ---- */
 int smbdx_recv_bufs_alloc(struct smbdx_conn *conn);
 void smbdx_recv_bufs_free(struct smbdx_conn *conn);
 int smbdx_post_recv_one(struct smbdx_conn *conn);
 void smbdx_post_recvs(struct smbdx_conn *conn);
-void smbdx_ready_flush(struct smbdx_conn *conn);
 
 /* ---- mr.c ---- */
 u32 smbdx_mr_plan(struct smbdx_conn *conn);
