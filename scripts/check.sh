@@ -49,6 +49,8 @@ main() {
 
 	step "checkpatch --strict" "$SMBD_TOP/scripts/checkpatch.sh"
 	step "sparse and W=1" "$SMBD_TOP/scripts/sparse.sh"
+	step "exported API: names, namespaces, kernel-doc, api.rst" \
+		"$SMBD_TOP/scripts/check-api.sh"
 	step "the run judge's own tests" python3 -B "$SMBD_TOP/scripts/ktap_test.py"
 
 	# Build every kernel first (sequentially: each build uses all cores), then

@@ -172,13 +172,11 @@ struct smbdx_ird_ord_hdr {
 } __packed;
 static_assert(sizeof(struct smbdx_ird_ord_hdr) == SMBDX_IRD_ORD_LEN);
 
-/**
- * enum smbdx_verdict - result of a codec, credit or reassembly check
- * @SMBDX_OK: input accepted
- * @SMBDX_VERDICT_COUNT: number of verdicts, for per-cause counter arrays
- *
- * The other values, SMBDX_ERR_<ID>, come from <smbdirect/pdu_verdicts.h>
- * in its order: each names the one rule an input broke.
+/*
+ * enum smbdx_verdict - result of a codec, credit or reassembly check:
+ * SMBDX_OK (input accepted), then SMBDX_ERR_<ID> for each line of
+ * <smbdirect/pdu_verdicts.h> in its order (each names the one rule an input
+ * broke), then SMBDX_VERDICT_COUNT, the number of verdicts.
  */
 enum smbdx_verdict {
 	SMBDX_OK = 0,
