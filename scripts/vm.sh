@@ -74,7 +74,9 @@ main() {
 		mkdir -p "$bdir"
 		smbd_sync_src "$bdir/src" "$kdir"
 		say "building modules against $krel"
-		if ! make -C "$kdir" M="$bdir/src" W=1 -j"$SMBD_JOBS" modules >"$outdir/build.log" 2>&1; then
+		# SMBDX_TESTS=1: the KUnit suites and the test modules too.
+		if ! make -C "$kdir" M="$bdir/src" W=1 SMBDX_TESTS=1 -j"$SMBD_JOBS" modules \
+			>"$outdir/build.log" 2>&1; then
 			cat "$outdir/build.log" >&2
 			die "module build failed"
 		fi
@@ -82,8 +84,11 @@ main() {
 			die "module build printed warnings (W=1 must be clean)"
 		fi
 	fi
-	mapfile -t kos < <(find "$bdir/src" -name '*.ko' | LC_ALL=C sort)
-	[ ${#kos[@]} -gt 0 ] || die "no modules built in $bdir/src"
+	# The modules the build made, as kbuild lists them: the copy may still
+	# hold modules that an older layout of the tree built elsewhere.
+	[ -s "$bdir/src/modules.order" ] || die "no modules built in $bdir/src"
+	mapfile -t kos < <(awk -v d="$bdir/src" '{ sub(/\.o$/, ".ko"); print (/^\// ? "" : d "/") $0 }' \
+		"$bdir/src/modules.order" | LC_ALL=C sort)
 
 	# Per-run archive: init, the in-VM scripts, the shell tests and the module
 	# tree (the kernel's own modules plus ours under extra/, indexed by depmod).
