@@ -94,7 +94,7 @@ static int svc_bench_open(struct svc_bench_args *b, struct smbdx_test_client *cl
 	cl->addr = b->a.addr;
 	init_waitqueue_head(&cl->wq);
 	conn = smbdx_connect(&init_net, (struct sockaddr *)&b->a.addr, NULL,
-			    &b->a.cfg, b->callback ? &svc_client_ops : NULL, cl);
+			     &b->a.cfg, b->callback ? &svc_client_ops : NULL, cl);
 	if (IS_ERR(conn)) {
 		svc_printf("error: connect to %pISpc: %ld\n", &b->a.addr,
 			   PTR_ERR(conn));

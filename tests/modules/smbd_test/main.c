@@ -47,6 +47,7 @@
 
 #define SMBDX_TEST_RESULT_MAX	4096
 
+/* Serialises commands, result and status; see smbd_test.h. */
 DEFINE_MUTEX(svc_mutex);
 static struct dentry *svc_dir;
 static char *svc_result;		/* under svc_mutex */

@@ -257,7 +257,7 @@ int svc_listen(int argc, char **argv)
 	tl->hangup = a.interop.hangup;
 	INIT_LIST_HEAD(&tl->conns);
 	lis = smbdx_listen(&init_net, (struct sockaddr *)&a.addr, &a.cfg,
-			  &svc_listener_ops, tl);
+			   &svc_listener_ops, tl);
 	if (IS_ERR(lis)) {
 		kfree(tl);
 		svc_printf("error: listen on %pISc: %ld\n", &a.addr, PTR_ERR(lis));
@@ -352,7 +352,7 @@ int svc_open(const char *name, struct svc_args *a,
 	cl->addr = a->addr;
 	init_waitqueue_head(&cl->wq);
 	conn = smbdx_connect(&init_net, (struct sockaddr *)&a->addr, NULL,
-			    &a->cfg, &svc_client_ops, cl);
+			     &a->cfg, &svc_client_ops, cl);
 	if (IS_ERR(conn)) {
 		svc_printf("error: connect to %pISpc: %ld\n", &a->addr,
 			   PTR_ERR(conn));

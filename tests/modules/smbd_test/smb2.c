@@ -395,7 +395,7 @@ int svc_negotiate(int argc, char **argv)
 	if (!buf)
 		return -ENOMEM;
 	conn = smbdx_connect(&init_net, (struct sockaddr *)&a.addr, NULL, &a.cfg,
-			    NULL, NULL);
+			     NULL, NULL);
 	if (IS_ERR(conn)) {
 		svc_printf("error: connect to %pISpc: %ld\n", &a.addr,
 			   PTR_ERR(conn));
