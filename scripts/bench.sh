@@ -27,7 +27,7 @@
 #   --quick      a smoke run: one round, a tenth of the iterations
 #   --report LOG only print the tables of an earlier run's bench.log
 #
-# The in-VM part is scripts/vm/bench.sh. Output goes to --out (default
+# The in-VM part is scripts/guest/guest-bench.sh. Output goes to --out (default
 # out/bench/): bench.log (everything the VM printed, every sample) and
 # report.txt (the tables, the host's load and the command line).
 set -euo pipefail
@@ -261,7 +261,7 @@ main() {
 		BENCH_SCALE=$scale
 		BENCH_DIV=$div
 		BENCH_RDMA_DEPTH=$depth
-		. /smbd/bench.sh
+		. /smbd/guest-bench.sh
 	EOF
 
 	local before after start rc=0 sampler per_round
