@@ -270,7 +270,7 @@ main() {
 	host_sampler "$outdir" >"$outdir/host-load.log" &
 	sampler=$!
 	# shellcheck disable=SC2064 # $sampler is expanded now, on purpose
-	trap "kill $sampler 2>/dev/null" EXIT
+	trap "kill $sampler 2>/dev/null || true" EXIT
 	say "benchmark: $rounds round(s), sections: $sections; log in $outdir/bench.log"
 	# A round takes 1.5 minutes on an idle host, 4 or more on a busy one
 	# (the rdma section: about 5 and 15); the debug kernel is several
