@@ -1,9 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Out-of-tree build of smbdirect.ko, sqos.ko and the KUnit modules.
+# Out-of-tree build of smbdirect.ko and sqos.ko (and, for their tests, of the
+# KUnit suites and the test and demo modules).
 #
-#   make KDIR=/path/to/kernel/build   build against any configured kernel tree
-#   make                              build against the project's test kernel
+#   make KDIR=/path/to/kernel/build   build the two modules against any configured kernel tree
+#   make                              build them against the project's test kernel
+#   make SMBDX_TESTS=1                also the KUnit suites (kunit/) and the test and
+#                                     demo modules (tests/modules/); the targets below
+#                                     build these themselves
 #   make check                        all tests (both test kernels), ends in "N passed, N failed"
 #   make demo                         boot the VM, connect over SMB Direct, show the counters
 #   make bench [BENCH_ARGS=...]       transport benchmark vs raw verbs (not part of check)

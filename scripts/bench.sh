@@ -27,7 +27,7 @@
 #   --quick      a smoke run: one round, a tenth of the iterations
 #   --report LOG only print the tables of an earlier run's bench.log
 #
-# The in-VM part is scripts/vm/bench.sh. Output goes to --out (default
+# The in-VM part is scripts/guest/guest-bench.sh. Output goes to --out (default
 # out/bench/): bench.log (everything the VM printed, every sample) and
 # report.txt (the tables, the host's load and the command line).
 set -euo pipefail
@@ -261,7 +261,7 @@ main() {
 		BENCH_SCALE=$scale
 		BENCH_DIV=$div
 		BENCH_RDMA_DEPTH=$depth
-		. /smbd/bench.sh
+		. /smbd/guest-bench.sh
 	EOF
 
 	local before after start rc=0 sampler per_round
@@ -270,7 +270,7 @@ main() {
 	host_sampler "$outdir" >"$outdir/host-load.log" &
 	sampler=$!
 	# shellcheck disable=SC2064 # $sampler is expanded now, on purpose
-	trap "kill $sampler 2>/dev/null" EXIT
+	trap "kill $sampler 2>/dev/null || true" EXIT
 	say "benchmark: $rounds round(s), sections: $sections; log in $outdir/bench.log"
 	# A round takes 1.5 minutes on an idle host, 4 or more on a busy one
 	# (the rdma section: about 5 and 15); the debug kernel is several

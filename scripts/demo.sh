@@ -5,7 +5,7 @@
 # smbdirect and sqos with modprobe, show the RDMA links and the devices
 # smbdirect sees, then connect over SMB Direct on each device, move
 # verified messages and RDMA read/write traffic, and show the debugfs
-# counters (scripts/vm/demo.sh).
+# counters (scripts/guest/guest-demo.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build every module with sparse (C=2) and W=1 against the plain test kernel
-# (or $KDIR), in a copy of the sources. Exits non-zero on any warning.
+# Build every module (the product, the KUnit suites and the test modules:
+# SMBDX_TESTS=1) with sparse (C=2) and W=1 against the plain test kernel (or
+# $KDIR), in a copy of the sources. Exits non-zero on any warning.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -11,7 +12,7 @@ bdir="$SMBD_OUT/build-sparse"
 mkdir -p "$bdir"
 smbd_sync_src "$bdir/src" "$kdir"
 log="$bdir/sparse.log"
-if ! make -C "$kdir" M="$bdir/src" W=1 C=2 -j"$SMBD_JOBS" modules >"$log" 2>&1; then
+if ! make -C "$kdir" M="$bdir/src" W=1 C=2 SMBDX_TESTS=1 -j"$SMBD_JOBS" modules >"$log" 2>&1; then
 	cat "$log"
 	die "build with sparse failed"
 fi

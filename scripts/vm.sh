@@ -10,7 +10,7 @@
 #                   checks); judge the run; exit non-zero on any failure
 #   --demo          show the RDMA links and smbdirect's device list, then
 #                   SMB Direct messages and RDMA read/write over rxe and
-#                   siw with their counters (scripts/vm/demo.sh)
+#                   siw with their counters (scripts/guest/guest-demo.sh)
 #   --exec FILE     run FILE (a /bin/sh script) inside the VM after rxe and
 #                   siw are up and smbdirect and sqos are loaded; the checkout
 #                   is mounted read-only at /src; exit with FILE's status
@@ -74,7 +74,9 @@ main() {
 		mkdir -p "$bdir"
 		smbd_sync_src "$bdir/src" "$kdir"
 		say "building modules against $krel"
-		if ! make -C "$kdir" M="$bdir/src" W=1 -j"$SMBD_JOBS" modules >"$outdir/build.log" 2>&1; then
+		# SMBDX_TESTS=1: the KUnit suites and the test modules too.
+		if ! make -C "$kdir" M="$bdir/src" W=1 SMBDX_TESTS=1 -j"$SMBD_JOBS" modules \
+			>"$outdir/build.log" 2>&1; then
 			cat "$outdir/build.log" >&2
 			die "module build failed"
 		fi
@@ -82,19 +84,24 @@ main() {
 			die "module build printed warnings (W=1 must be clean)"
 		fi
 	fi
-	mapfile -t kos < <(find "$bdir/src" -name '*.ko' | LC_ALL=C sort)
-	[ ${#kos[@]} -gt 0 ] || die "no modules built in $bdir/src"
+	# The modules the build made, as kbuild lists them: the copy may still
+	# hold modules that an older layout of the tree built elsewhere.
+	[ -s "$bdir/src/modules.order" ] || die "no modules built in $bdir/src"
+	mapfile -t kos < <(awk -v d="$bdir/src" '{ sub(/\.o$/, ".ko"); print (/^\// ? "" : d "/") $0 }' \
+		"$bdir/src/modules.order" | LC_ALL=C sort)
 
-	# Per-run archive: init, the in-VM scripts, the shell tests and the module
-	# tree (the kernel's own modules plus ours under extra/, indexed by depmod).
+	# Per-run archive: init and the VM's scripts (scripts/guest/, as /init and
+	# /smbd/guest-*.sh), the shell tests with their lib.sh (tests/vm/, as
+	# /smbd/tests/) and the module tree (the kernel's own modules plus ours
+	# under extra/, indexed by depmod).
 	base=$("$SMBD_TOP/scripts/mkinitramfs.sh")
 	stage=$(mktemp -d)
 	trap 'rm -rf "$stage"' EXIT
 	mkdir -p "$stage/smbd/tests" "$stage/lib/modules"
-	cp "$SMBD_TOP/scripts/vm/init" "$stage/init"
+	cp "$SMBD_TOP/scripts/guest/init" "$stage/init"
 	chmod 755 "$stage/init"
-	cp "$SMBD_TOP"/scripts/vm/*.sh "$stage/smbd/"
-	cp "$SMBD_TOP"/tests/vm/*.sh "$stage/smbd/tests/" 2>/dev/null || true
+	cp "$SMBD_TOP"/scripts/guest/guest-*.sh "$stage/smbd/"
+	cp "$SMBD_TOP"/tests/vm/*.sh "$stage/smbd/tests/"
 	[ "$mode" != exec ] || cp "$exec_file" "$stage/smbd/exec"
 	cp -a "$kdir/modroot/lib/modules/$krel" "$stage/lib/modules/"
 	rm -f "$stage/lib/modules/$krel/build" "$stage/lib/modules/$krel/source"

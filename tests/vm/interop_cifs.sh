@@ -9,7 +9,7 @@
 # (Documentation/interop.rst).
 # First, the sink's SMB2 recognition is checked with known messages.
 # Exit 0 = pass.
-. /smbd/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 C=/sys/kernel/debug/smbd_test/control
 R=/sys/kernel/debug/smbd_test/result

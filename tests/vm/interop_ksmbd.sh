@@ -9,7 +9,7 @@
 # contexts, and on port 445 with the RoCE device alone. First, the command
 # itself must fail against peers that do not answer properly.
 # Exit 0 = pass.
-. /smbd/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 C=/sys/kernel/debug/smbd_test/control
 R=/sys/kernel/debug/smbd_test/result

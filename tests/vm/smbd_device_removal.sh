@@ -5,7 +5,7 @@
 # every connection on the device is lost with -ENODEV (ENODEV = 19), the
 # listener on it stops, nothing hangs, the device comes back, and a new
 # listener and client on it work again. Exit 0 = pass.
-. /smbd/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 C=/sys/kernel/debug/smbd_test/control
 R=/sys/kernel/debug/smbd_test/result

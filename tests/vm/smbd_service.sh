@@ -7,7 +7,7 @@
 # several sends, a message one byte over the peer's limit (refused, the
 # connection stays up), and clean-up: nothing of ours may stay behind.
 # Exit 0 = pass.
-. /smbd/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 C=/sys/kernel/debug/smbd_test/control
 R=/sys/kernel/debug/smbd_test/result

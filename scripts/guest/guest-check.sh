@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The test run inside the VM (sourced by main.sh). Prints one KTAP document:
+# The test run inside the VM (sourced by guest-main.sh). Prints one KTAP document:
 # the pipeline's own checks as top-level tests, and each KUnit module as a
 # top-level test whose subtests are the module's suites, copied from
 # /sys/kernel/debug/kunit/<suite>/results before the module is unloaded.
@@ -176,8 +176,10 @@ run_check() {
 		kt_kunit "$(basename "$_ko" .ko)"
 	done
 
+	# tests/vm/*.sh; lib.sh there is their helpers, not a test.
 	for _t in /smbd/tests/*.sh; do
 		[ -e "$_t" ] || continue
+		[ "$_t" != /smbd/tests/lib.sh ] || continue
 		kt_run "shell:$(basename "$_t" .sh)" sh "$_t"
 	done
 

@@ -193,7 +193,7 @@ static void bench_buf_iter(struct bench_buf *b, struct iov_iter *it,
 }
 
 static struct smbdx_reg *bench_register(struct bench_run *run,
-				       struct bench_buf *cbuf)
+					struct bench_buf *cbuf)
 {
 	struct iov_iter it;
 	struct kvec kv;
@@ -348,11 +348,11 @@ static int bench_cmd_run(const char *addr, u16 port, struct bench_run *run,
 		return -EINVAL;
 	sin.sin_port = htons(port);
 	lis = smbdx_listen(&init_net, (struct sockaddr *)&sin, NULL,
-			  &bench_lis_ops, NULL);
+			   &bench_lis_ops, NULL);
 	if (IS_ERR(lis))
 		return PTR_ERR(lis);
 	run->cli = smbdx_connect(&init_net, (struct sockaddr *)&sin, NULL, NULL,
-				NULL, NULL);
+				 NULL, NULL);
 	if (IS_ERR(run->cli)) {
 		rc = PTR_ERR(run->cli);
 		goto out_lis;

@@ -5,9 +5,9 @@
 # user would, then do what smbd.mode= on the kernel command line asks:
 #   check  run every KUnit module and every tests/vm/*.sh, print KTAP
 #   demo   show the RDMA links and what smbdirect sees, then SMB Direct
-#          echo rounds and RDMA read/write over rxe and siw (demo.sh)
+#          echo rounds and RDMA read/write over rxe and siw (guest-demo.sh)
 #   exec   run /smbd/exec (the host's --exec FILE) and return its status
-. /smbd/lib.sh
+. /smbd/guest-lib.sh
 
 # scripts/ktap.py tells boot-time kernel reports from later ones by this.
 echo "smbd-vm: userland started" >/dev/kmsg 2>/dev/null
@@ -17,7 +17,7 @@ inject=$(cmdline_arg smbd.inject "")
 
 case "$mode" in
 check)
-	. /smbd/check.sh
+	. /smbd/guest-check.sh
 	run_check "$inject"
 	;;
 demo)
@@ -29,7 +29,7 @@ demo)
 	rdma link show
 	say "/sys/kernel/debug/smbdirect/devices:"
 	cat /sys/kernel/debug/smbdirect/devices
-	sh /smbd/demo.sh
+	sh /smbd/guest-demo.sh
 	;;
 exec)
 	rdma_setup || exit 1

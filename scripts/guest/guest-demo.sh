@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The SMB Direct part of `make demo`, run inside the VM by main.sh: with the
+# The SMB Direct part of `make demo`, run inside the VM by guest-main.sh: with the
 # smbd_test service, start an echo listener on rxe and on siw, connect to
 # each, move verified messages of several sizes (one byte to the peer's
 # MaxFragmentedSize), and show the negotiated parameters and the
@@ -9,7 +9,7 @@
 # connection RDMA-write into and RDMA-read from 1 MiB that a client
 # connection registered with FRWR (Buffer Descriptor V1, as SMB2 READ and
 # WRITE use it), and show the totals of every counter that moved.
-. /smbd/lib.sh
+. /smbd/guest-lib.sh
 
 C=/sys/kernel/debug/smbd_test/control
 R=/sys/kernel/debug/smbd_test/result

@@ -37,7 +37,7 @@
 # perftest's "MB/sec").
 #
 # The script runs alone in the VM; it uses /tmp for perftest's logs.
-. /smbd/lib.sh
+. /smbd/guest-lib.sh
 
 BENCH_REPS=${BENCH_REPS:-3}
 BENCH_SECTIONS=${BENCH_SECTIONS:-transport}

@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers for the shell tests (tests/vm/*.sh), sourced by each from beside
+# it: in the VM they are /smbd/tests/, and the checkout's tests/vm/ is at
+# /src/tests/vm/. The VM's own scripts (scripts/guest/) source this file
+# too, so the device and address names below are defined only here. The
+# addresses exist only inside the VM, which has no network device of
+# QEMU's.
+
+RXE_DEV=rxe0
+RXE_NETDEV=smbd-v0
+RXE_PEER=smbd-v1
+RXE_ADDR=192.0.2.1
+SIW_DEV=siw0
+SIW_NETDEV=smbd-d0
+SIW_ADDR=198.51.100.1
+DEV_WAIT_S=60
+
+say() { echo "# $*"; }
+
+# wait_for SECONDS COMMAND...: poll every 0.2 s until COMMAND succeeds.
+wait_for() {
+	_n=$(( $1 * 5 )); shift
+	while [ "$_n" -gt 0 ]; do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.2
+		_n=$((_n - 1))
+	done
+	"$@"
+}
+
+port_active() {
+	grep -q ACTIVE "/sys/class/infiniband/$1/ports/1/state"
+}
+
+# The IPv4-mapped GID of $2 on rxe device $1 is in its GID table.
+rxe_gid_ready() {
+	_hex=$(echo "$2" | awk -F. '{printf "%02x%02x:%02x%02x", $1, $2, $3, $4}')
+	cat /sys/class/infiniband/"$1"/ports/1/gids/* 2>/dev/null |
+		grep -q "0000:0000:0000:0000:0000:ffff:$_hex"
+}
+
+# An address is usable once DAD-free IPv4 has it and the route exists.
+addr_ready() {
+	ip -4 addr show dev "$1" | grep -q "inet $2/" &&
+		ip route get "$2" >/dev/null 2>&1
+}
