@@ -248,13 +248,6 @@ out_free:
 	return rc;
 }
 
-static u16 svc_port(const struct sockaddr_storage *ss)
-{
-	return ss->ss_family == AF_INET ?
-	       ntohs(((const struct sockaddr_in *)ss)->sin_port) :
-	       ntohs(((const struct sockaddr_in6 *)ss)->sin6_port);
-}
-
 /*
  * The listener connection of this service that @conn is connected to, if
  * the peer is a listener of this module (loopback on one device).
@@ -273,8 +266,7 @@ static struct smbdx_test_sconn *svc_bench_peer(struct smbdx_conn *conn)
 		list_for_each_entry(sc, &tl->conns, list) {
 			if (smbdx_conn_query(sc->conn, &theirs))
 				continue;
-			if (svc_addr_eq(&mine.local, &theirs.peer) &&
-			    svc_port(&mine.local) == svc_port(&theirs.peer)) {
+			if (svc_addr_eq(&mine.local, &theirs.peer, true)) {
 				found = sc;
 				break;
 			}

@@ -86,24 +86,9 @@ void svc_printf(const char *fmt, ...)
 int svc_parse_addr(const char *s, const char *port,
 		   struct sockaddr_storage *ss)
 {
-	struct sockaddr_in *sin = (struct sockaddr_in *)ss;
-	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
-	u16 p = 0;
-
-	if (port && kstrtou16(port, 0, &p))
-		return -EINVAL;
 	memset(ss, 0, sizeof(*ss));
-	if (in4_pton(s, -1, (u8 *)&sin->sin_addr.s_addr, -1, NULL)) {
-		sin->sin_family = AF_INET;
-		sin->sin_port = htons(p);
-		return 0;
-	}
-	if (in6_pton(s, -1, sin6->sin6_addr.s6_addr, -1, NULL)) {
-		sin6->sin6_family = AF_INET6;
-		sin6->sin6_port = htons(p);
-		return 0;
-	}
-	return -EINVAL;
+	return inet_pton_with_scope(&init_net, AF_UNSPEC, s, port, ss) ?
+	       -EINVAL : 0;
 }
 
 /**

@@ -272,22 +272,26 @@ int svc_listen(int argc, char **argv)
 }
 
 /**
- * svc_addr_eq() - do two socket addresses have the same IP address?
+ * svc_addr_eq() - do two socket addresses name the same endpoint?
  * @a: an IPv4 or IPv6 address
  * @b: another
+ * @port: compare the ports too
  *
- * Return: true if the families and addresses are equal (ports aside).
+ * Return: true if the families and addresses (and ports) are equal.
  */
 bool svc_addr_eq(const struct sockaddr_storage *a,
-		 const struct sockaddr_storage *b)
+		 const struct sockaddr_storage *b, bool port)
 {
+	const struct sockaddr_in *a4 = (const void *)a, *b4 = (const void *)b;
+	const struct sockaddr_in6 *a6 = (const void *)a, *b6 = (const void *)b;
+
 	if (a->ss_family != b->ss_family)
 		return false;
 	if (a->ss_family == AF_INET)
-		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
-		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
-	return ipv6_addr_equal(&((const struct sockaddr_in6 *)a)->sin6_addr,
-			       &((const struct sockaddr_in6 *)b)->sin6_addr);
+		return a4->sin_addr.s_addr == b4->sin_addr.s_addr &&
+		       (!port || a4->sin_port == b4->sin_port);
+	return ipv6_addr_equal(&a6->sin6_addr, &b6->sin6_addr) &&
+	       (!port || a6->sin6_port == b6->sin6_port);
 }
 
 /**
@@ -304,7 +308,8 @@ int svc_unlisten(int argc, char **argv)
 {
 	struct smbdx_test_listener *tl, *tmp;
 	struct sockaddr_storage ss;
-	int n = 0, port = 0, rc;
+	int n = 0, rc;
+	u16 port = 0;
 
 	if (argc < 1)
 		return -EINVAL;
@@ -312,13 +317,12 @@ int svc_unlisten(int argc, char **argv)
 		rc = svc_parse_addr(argv[0], argc > 1 ? argv[1] : NULL, &ss);
 		if (rc)
 			return rc;
-		port = ss.ss_family == AF_INET ?
-		       ntohs(((struct sockaddr_in *)&ss)->sin_port) :
-		       ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+		if (argc > 1 && kstrtou16(argv[1], 0, &port))
+			return -EINVAL;
 	}
 	list_for_each_entry_safe(tl, tmp, &svc_listeners, list) {
 		if (strcmp(argv[0], "all") &&
-		    (!svc_addr_eq(&tl->addr, &ss) ||
+		    (!svc_addr_eq(&tl->addr, &ss, false) ||
 		     (port && port != tl->port)))
 			continue;
 		svc_listener_free(tl);

@@ -118,7 +118,7 @@ int svc_parse(int argc, char **argv, struct svc_args *a);
 /* service.c */
 void svc_print_info(struct smbdx_conn *conn);
 bool svc_addr_eq(const struct sockaddr_storage *a,
-		 const struct sockaddr_storage *b);
+		 const struct sockaddr_storage *b, bool port);
 bool svc_echoes_done(struct smbdx_test_client *cl, u64 want);
 int svc_listen(int argc, char **argv);
 int svc_unlisten(int argc, char **argv);
