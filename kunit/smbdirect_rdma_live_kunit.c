@@ -635,6 +635,81 @@ static int rl_waiter_fn(void *data)
 	return 0;
 }
 
+/*
+ * A Send with Invalidate on an empty message (3.1.5.8: a message whose
+ * RemainingDataLength is 0 ends there, with its InvalidatedToken) still
+ * invalidates the MR, but its token must not ride on the next, unrelated
+ * message. Within one fragmented message, the token of its last
+ * invalidating fragment is the message's (3.1.5.8: "overwriting any
+ * previous value"); every MR it names is known to be invalidated.
+ */
+static void smbdx_rdma_invalidation_boundaries(struct kunit *test)
+{
+	struct smbdx_conn_info info;
+	struct smbdx_reg *reg[2];
+	struct smbdx_msg *msg;
+	struct rl_buf *b;
+	struct tl_pair p;
+	struct kvec kv;
+	struct iov_iter it;
+	u32 tok[2], token, i, len;
+	u64 linv, rinv;
+	u8 *data;
+
+	tl_pair_up(test, &p, NULL, NULL);
+	KUNIT_ASSERT_EQ(test, smbdx_conn_query(p.srvc, &info), 0);
+	/* Two fragments: the first says more follow. */
+	len = info.params.max_send_size;
+	data = tl_kvmalloc(test, len);
+	memset(data, 0x5a, len);
+	for (i = 0; i < 2; i++) {
+		b = rl_buf_new(test, 4096, false, 0);
+		reg[i] = rl_register(test, p.cli, b, SMBDX_REG_REMOTE_WRITE);
+		tok[i] = smbdx_reg_token(reg[i]);
+	}
+	rinv = smbdx_test_stat(p.cli, SMBDX_STAT_MR_REMOTE_INV);
+
+	/* An empty message invalidates the first MR... */
+	kv.iov_base = data;
+	kv.iov_len = 0;
+	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, 0);
+	KUNIT_ASSERT_EQ(test, smbdx_send(p.srvc, &it, tok[0],
+					 SMBDX_SEND_INVALIDATE), 0);
+	/* ...and a plain message follows: it was not sent with invalidate. */
+	kv.iov_len = 16;
+	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, 16);
+	KUNIT_ASSERT_EQ(test, smbdx_send(p.srvc, &it, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, smbdx_recv_msg(p.cli, msecs_to_jiffies(timeout_ms),
+					     &msg), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_msg_len(msg), 16U);
+	KUNIT_EXPECT_FALSE(test, smbdx_msg_invalidated(msg, &token));
+	smbdx_msg_free(msg);
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p.cli, SMBDX_STAT_MR_REMOTE_INV),
+			rinv + 1);
+
+	/* A fragmented message that invalidates the second MR on its last. */
+	kv.iov_len = len;
+	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, len);
+	KUNIT_ASSERT_EQ(test, smbdx_send(p.srvc, &it, tok[1],
+					 SMBDX_SEND_INVALIDATE), 0);
+	KUNIT_ASSERT_EQ(test, smbdx_recv_msg(p.cli, msecs_to_jiffies(timeout_ms),
+					     &msg), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_msg_len(msg), len);
+	KUNIT_EXPECT_TRUE(test, smbdx_msg_invalidated(msg, &token));
+	KUNIT_EXPECT_EQ(test, token, tok[1]);
+	smbdx_msg_free(msg);
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p.cli, SMBDX_STAT_MR_REMOTE_INV),
+			rinv + 2);
+
+	/* Both MRs were invalidated by the peer: no LOCAL_INV is needed. */
+	linv = smbdx_test_stat(p.cli, SMBDX_STAT_MR_LOCAL_INV);
+	for (i = 0; i < 2; i++)
+		KUNIT_EXPECT_EQ(test, smbdx_deregister(reg[i]), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p.cli, SMBDX_STAT_MR_LOCAL_INV), linv);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.cli), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.srvc), 0);
+}
+
 /* Exhaust the pool: NOWAIT fails, a blocking registration waits. */
 static void smbdx_rdma_pool_exhaustion(struct kunit *test)
 {
@@ -849,6 +924,7 @@ static struct kunit_case smbdx_rdma_live_cases[] = {
 	KUNIT_CASE_PARAM(smbdx_rdma_write_sources, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_rdma_random_offsets, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_rdma_remote_invalidation, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbdx_rdma_invalidation_boundaries, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_rdma_stale_descriptor, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_rdma_pool_exhaustion, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_rdma_one_descriptor, tl_dev_gen_params),

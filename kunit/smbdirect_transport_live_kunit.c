@@ -952,6 +952,75 @@ static void tl_expect_stream(struct kunit *test, struct smbdx_conn *conn,
 	}
 }
 
+struct tl_receiver {
+	struct smbdx_conn *conn;
+	int rc;
+	struct completion done;
+};
+
+static int tl_receiver_fn(void *data)
+{
+	struct tl_receiver *rcv = data;
+	struct smbdx_msg *msg;
+
+	rcv->rc = smbdx_recv_msg(rcv->conn, MAX_SCHEDULE_TIMEOUT, &msg);
+	if (!rcv->rc)
+		smbdx_msg_free(msg);
+	complete_all(&rcv->done);
+	return 0;
+}
+
+static bool tl_send_blocked(struct smbdx_conn *conn)
+{
+	return smbdx_test_stat(conn, SMBDX_STAT_SEND_BLOCKED) > 0;
+}
+
+/*
+ * smbdx_destroy() while other threads sleep inside the API on the same
+ * connection (a sender waiting for credits, a receiver for a message, as
+ * when cifs reconnects under its demultiplex thread): they return the
+ * connection's error, and destroy returns only after they have left, so
+ * none wakes up on a freed connection.
+ */
+static void smbdx_destroy_with_waiters(struct kunit *test)
+{
+	struct smbdx_conn_config cfg;
+	struct tl_receiver *rcv;
+	struct tl_sender *snd;
+	struct task_struct *t;
+	struct tl_pair p;
+	int i;
+
+	smbdx_conn_config_init(&cfg);
+	cfg.proto.recv_credit_max = 3;
+	cfg.proto.send_credit_target = 3;
+	cfg.proto.max_fragmented_recv_size = SMBDX_PROTO_MIN_FRAG_SIZE;
+	tl_pair_up(test, &p, &cfg, &cfg);
+	/* The server answers nothing: no credits come back. */
+	smbdx_test_set_mute(p.srvc, true);
+	snd = tl_sender_start(test, p.cli, 1000, 3000, 1);
+	rcv = kunit_kzalloc(test, sizeof(*rcv), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rcv);
+	rcv->conn = p.cli;
+	init_completion(&rcv->done);
+	t = kthread_run(tl_receiver_fn, rcv, "tl_receiver");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	for (i = 0; i < timeout_ms / 10 && !tl_send_blocked(p.cli); i++)
+		msleep(10);
+	KUNIT_ASSERT_TRUE(test, tl_send_blocked(p.cli));
+	KUNIT_EXPECT_FALSE(test, completion_done(&snd->done));
+	KUNIT_EXPECT_FALSE(test, completion_done(&rcv->done));
+
+	kunit_release_action(test, tl_conn_destroy, p.cli);
+	KUNIT_EXPECT_TRUE(test, completion_done(&snd->done));
+	KUNIT_EXPECT_TRUE(test, completion_done(&rcv->done));
+	/* Whatever happens, do not leave the threads behind. */
+	wait_for_completion(&snd->done);
+	wait_for_completion(&rcv->done);
+	KUNIT_EXPECT_EQ(test, snd->rc, -ESHUTDOWN);
+	KUNIT_EXPECT_EQ(test, rcv->rc, -ESHUTDOWN);
+}
+
 /* 10,000 messages of 1..6000 bytes (up to five fragments), all checked. */
 static void smbdx_ten_thousand_messages(struct kunit *test)
 {
@@ -1356,6 +1425,7 @@ static struct kunit_case smbdx_transport_live_cases[] = {
 	KUNIT_CASE_PARAM_ATTR(smbdx_keepalive_timeout, tl_dev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_PARAM(smbdx_destroy_after_send, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbdx_destroy_with_waiters, tl_dev_gen_params),
 	KUNIT_CASE_PARAM_ATTR(smbdx_peer_disconnect_mid_stream, tl_dev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_PARAM_ATTR(smbdx_many_connections, tl_dev_gen_params,

@@ -190,7 +190,9 @@ struct smbdx_conn *smbdx_connect(struct net *net, const struct sockaddr *dst,
 	}
 	conn->id = id;
 	smbdx_conn_publish(conn);
+	spin_lock_bh(&conn->lock);
 	smbdx_neg_timer_start(conn);
+	spin_unlock_bh(&conn->lock);
 	timeout_ms = min_t(unsigned long, c.negotiate_timeout_ms, 60000);
 
 	smbdx_set_state(conn, SMBDX_CS_RESOLVE_ADDR);

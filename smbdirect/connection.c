@@ -309,6 +309,52 @@ void smbdx_conn_fail(struct smbdx_conn *conn, int err, int cause)
 }
 
 /**
+ * smbdx_conn_wait_begin() - an API call that may sleep on the connection
+ * @conn: connection
+ *
+ * smbdx_send*() and smbdx_recv*() count themselves in conn->waiters and
+ * hold a reference until smbdx_conn_wait_end(): smbdx_destroy() fails the
+ * connection (which wakes them) and waits for them to leave before it
+ * tears the connection down, so a thread still sleeping on the connection
+ * (a sender waiting for credits while another thread reconnects, say)
+ * never wakes up on freed memory.
+ *
+ * Context: process.
+ */
+void smbdx_conn_wait_begin(struct smbdx_conn *conn)
+{
+	smbdx_conn_get(conn);
+	spin_lock_bh(&conn->lock);
+	conn->waiters++;
+	spin_unlock_bh(&conn->lock);
+}
+
+/**
+ * smbdx_conn_wait_end() - the call of smbdx_conn_wait_begin() is done
+ * @conn: connection
+ *
+ * Context: process.
+ */
+void smbdx_conn_wait_end(struct smbdx_conn *conn)
+{
+	spin_lock_bh(&conn->lock);
+	if (!--conn->waiters)
+		wake_up_all(&conn->wq);
+	spin_unlock_bh(&conn->lock);
+	smbdx_conn_put(conn);
+}
+
+static bool smbdx_conn_no_waiters(struct smbdx_conn *conn)
+{
+	bool none;
+
+	spin_lock_bh(&conn->lock);
+	none = !conn->waiters;
+	spin_unlock_bh(&conn->lock);
+	return none;
+}
+
+/**
  * __smbdx_conn_wc_failed() - end the connection if a work request failed
  * @conn: connection, lock held
  * @wc: the work completion of a Send, Receive, REG_MR, LOCAL_INV or RDMA
@@ -643,7 +689,9 @@ static bool smbdx_sends_drained(struct smbdx_conn *conn)
  * does not wait). Then waits for a running callback of this connection to
  * return (unless called from it), drains the QP and frees
  * every resource, then drops the owner's reference. No callback runs after
- * it returns. Messages the caller still holds stay valid until
+ * it returns, and no other thread is left inside smbdx_send(),
+ * smbdx_sendv(), smbdx_recv_msg() or smbdx_recv() on this connection: they
+ * return the connection's error (-ESHUTDOWN) and destroy waits for them. Messages the caller still holds stay valid until
  * smbdx_msg_free(). Safe whatever happened before (loss, device removal,
  * smbdx_disconnect()); each owner calls it exactly once.
  *
@@ -671,6 +719,8 @@ void smbdx_destroy(struct smbdx_conn *conn)
 
 	if (READ_ONCE(conn->upcall_task) != current)
 		flush_work(&conn->upcall_work);
+	/* Senders and receivers still inside the API were woken: let them go. */
+	wait_event(conn->wq, smbdx_conn_no_waiters(conn));
 	smbdx_conn_teardown(conn);
 	smbdx_conn_put(conn);
 }

@@ -392,11 +392,13 @@ int smbdx_recv_msg(struct smbdx_conn *conn, long timeout, struct smbdx_msg **msg
 	*msgp = NULL;
 	if (conn->ops && conn->ops->recv)
 		return -EINVAL;
+	smbdx_conn_wait_begin(conn);
 	rc = wait_event_interruptible_timeout(conn->wq, smbdx_recv_ready(conn),
 					      timeout);
-	if (rc < 0)
-		return rc;
-	return smbdx_take_msg(conn, SIZE_MAX, msgp);
+	if (rc >= 0)
+		rc = smbdx_take_msg(conn, SIZE_MAX, msgp);
+	smbdx_conn_wait_end(conn);
+	return rc;
 }
 EXPORT_SYMBOL_NS_GPL(smbdx_recv_msg, SMBDX_NS);
 
@@ -422,11 +424,12 @@ ssize_t smbdx_recv(struct smbdx_conn *conn, struct iov_iter *to, long timeout)
 	might_sleep();
 	if (conn->ops && conn->ops->recv)
 		return -EINVAL;
+	smbdx_conn_wait_begin(conn);
 	rc = wait_event_interruptible_timeout(conn->wq, smbdx_recv_ready(conn),
 					      timeout);
-	if (rc < 0)
-		return rc;
-	rc = smbdx_take_msg(conn, iov_iter_count(to), &msg);
+	if (rc >= 0)
+		rc = smbdx_take_msg(conn, iov_iter_count(to), &msg);
+	smbdx_conn_wait_end(conn);
 	if (rc)
 		return rc;
 	len = msg->len;

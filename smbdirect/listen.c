@@ -130,17 +130,26 @@ static int smbdx_listener_connect_request(struct smbdx_listener *lis,
 	list_add_tail(&conn->lnode, &lis->conns);
 	spin_unlock_bh(&lis->lock);
 
+	/*
+	 * From rdma_accept() on, the peer may send at once (garbage, or a
+	 * reset), and the connection may fail and be torn down by its upcall
+	 * work before we get back here: teardown must find the QP live (to
+	 * drain it), and the timer is armed only if it has not failed yet.
+	 */
 	id->context = conn;
+	conn->qp_live = true;
 	rc = rdma_accept(id, &param);
 	if (rc) {
+		conn->qp_live = false;
 		id->context = lis;
 		spin_lock_bh(&lis->lock);
 		list_del_init(&conn->lnode);
 		spin_unlock_bh(&lis->lock);
 		goto refuse;
 	}
-	conn->qp_live = true;
+	spin_lock_bh(&conn->lock);
 	smbdx_neg_timer_start(conn);
+	spin_unlock_bh(&conn->lock);
 	smbdx_conn_publish(conn);
 	return 0;
 

@@ -332,6 +332,12 @@ static void smbdx_recv_data(struct smbdx_conn *conn, struct smbdx_recv_io *rio,
 		smbdx_mr_remote_invalidated(conn, wc->ex.invalidate_rkey);
 	}
 	if (place.state == SMBDX_REASM_EMPTY) {
+		/*
+		 * 3.1.5.8: a message ends here (RemainingDataLength 0) and
+		 * takes its InvalidatedToken along; having no data, it is not
+		 * delivered, so the token goes nowhere (the MR is marked).
+		 */
+		conn->inv_pending = false;
 		smbdx_stat_inc(conn, SMBDX_STAT_RX_EMPTY);
 		return;
 	}

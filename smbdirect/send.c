@@ -413,39 +413,9 @@ static bool smbdx_copy_from_iters(void *buf, size_t len,
 	return true;
 }
 
-/**
- * smbdx_sendv() - send one upper-layer message made of several parts
- * @conn: established connection
- * @iters: the parts, in order; the message is the concatenation of all
- *	iov_iter_count() bytes of each (any kind of kernel iterator, e.g. an
- *	SMB2 compound as a kvec iterator of headers and a page iterator of
- *	data per request); a message of 0 bytes is one empty Data Transfer
- *	message, which the peer does not deliver
- * @niters: number of parts
- * @remote_token: memory token for the peer to invalidate when it receives
- *	the message (Send with Invalidate on its last fragment), if @flags
- *	has SMBDX_SEND_INVALIDATE
- * @flags: SMBDX_SEND_INVALIDATE or 0
- *
- * The message is fragmented to the negotiated MaxSendSize and its
- * fragments are sent in order, never interleaved with other messages
- * (MS-SMBD 3.1.4.2). Sleeps until every fragment is posted (waiting for
- * send credits as long as needed: the connection's keepalive bounds a dead
- * peer); the iterators have then been consumed and the memory they cover
- * may be reused. Concurrent callers are allowed; their messages go out
- * whole, in the order they were queued.
- *
- * Context: process, may sleep.
- *
- * Return: 0 when all fragments are posted; -EMSGSIZE if the message is
- * longer than the peer's MaxFragmentedSize (a local error, the connection
- * stays up); -EFAULT if a part could not be copied; -ENOMEM; -EINTR if a
- * fatal signal arrived while waiting (the message is still sent); the
- * connection's error (or -ENOTCONN) if it is not, or no longer,
- * established.
- */
-int smbdx_sendv(struct smbdx_conn *conn, struct iov_iter *iters,
-		unsigned int niters, u32 remote_token, unsigned int flags)
+static int __smbdx_sendv(struct smbdx_conn *conn, struct iov_iter *iters,
+			 unsigned int niters, u32 remote_token,
+			 unsigned int flags)
 {
 	struct smbdx_send_owner owner = {};
 	struct smbdx_send_io *io, *tmp;
@@ -543,6 +513,48 @@ int smbdx_sendv(struct smbdx_conn *conn, struct iov_iter *iters,
 out_free:
 	list_for_each_entry_safe(io, tmp, &frags, list)
 		kfree(io);
+	return rc;
+}
+/**
+ * smbdx_sendv() - send one upper-layer message made of several parts
+ * @conn: established connection
+ * @iters: the parts, in order; the message is the concatenation of all
+ *	iov_iter_count() bytes of each (any kind of kernel iterator, e.g. an
+ *	SMB2 compound as a kvec iterator of headers and a page iterator of
+ *	data per request); a message of 0 bytes is one empty Data Transfer
+ *	message, which the peer does not deliver
+ * @niters: number of parts
+ * @remote_token: memory token for the peer to invalidate when it receives
+ *	the message (Send with Invalidate on its last fragment), if @flags
+ *	has SMBDX_SEND_INVALIDATE
+ * @flags: SMBDX_SEND_INVALIDATE or 0
+ *
+ * The message is fragmented to the negotiated MaxSendSize and its
+ * fragments are sent in order, never interleaved with other messages
+ * (MS-SMBD 3.1.4.2). Sleeps until every fragment is posted (waiting for
+ * send credits as long as needed: the connection's keepalive bounds a dead
+ * peer); the iterators have then been consumed and the memory they cover
+ * may be reused. Concurrent callers are allowed; their messages go out
+ * whole, in the order they were queued.
+ *
+ * Context: process, may sleep.
+ *
+ * Return: 0 when all fragments are posted; -EMSGSIZE if the message is
+ * longer than the peer's MaxFragmentedSize (a local error, the connection
+ * stays up); -EFAULT if a part could not be copied; -ENOMEM; -EINTR if a
+ * fatal signal arrived while waiting (the message is still sent); the
+ * connection's error (or -ENOTCONN) if it is not, or no longer,
+ * established.
+ */
+int smbdx_sendv(struct smbdx_conn *conn, struct iov_iter *iters,
+		unsigned int niters, u32 remote_token, unsigned int flags)
+{
+	int rc;
+
+	might_sleep();
+	smbdx_conn_wait_begin(conn);
+	rc = __smbdx_sendv(conn, iters, niters, remote_token, flags);
+	smbdx_conn_wait_end(conn);
 	return rc;
 }
 EXPORT_SYMBOL_NS_GPL(smbdx_sendv, SMBDX_NS);

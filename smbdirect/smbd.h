@@ -322,6 +322,7 @@ struct smbdx_conn {
 	bool loss_notified;
 	bool upcalls_off;
 	bool test_mute;
+	u32 waiters;			/* API calls inside send/recv */
 	bool send_blocked;
 	bool recv_gated;
 	void *ctx;
@@ -479,6 +480,8 @@ void __smbdx_conn_fail(struct smbdx_conn *conn, int err, int cause);
 void smbdx_conn_fail(struct smbdx_conn *conn, int err, int cause);
 bool __smbdx_conn_wc_failed(struct smbdx_conn *conn, const struct ib_wc *wc,
 			    int cause);
+void smbdx_conn_wait_begin(struct smbdx_conn *conn);
+void smbdx_conn_wait_end(struct smbdx_conn *conn);
 void smbdx_conn_queue_work(struct smbdx_conn *conn, struct work_struct *w);
 void smbdx_conn_teardown(struct smbdx_conn *conn);
 void smbdx_conn_comm_est(struct smbdx_conn *conn);

@@ -31,11 +31,16 @@
 
 /**
  * smbdx_neg_timer_start() - start the Negotiation Timer
- * @conn: connection
+ * @conn: connection, lock held
+ *
+ * Not on a connection that already failed: its teardown may have cancelled
+ * the timers already, and a timer armed after that would outlive it.
  */
 void smbdx_neg_timer_start(struct smbdx_conn *conn)
 {
-	queue_delayed_work(smbdx_wq, &conn->neg_work, conn->neg_timeout_j);
+	lockdep_assert_held(&conn->lock);
+	if (!conn->error)
+		queue_delayed_work(smbdx_wq, &conn->neg_work, conn->neg_timeout_j);
 }
 
 /**
@@ -61,7 +66,7 @@ void smbdx_neg_work(struct work_struct *w)
 void smbdx_idle_timer_arm(struct smbdx_conn *conn, unsigned long delay)
 {
 	lockdep_assert_held(&conn->lock);
-	if (conn->state == SMBDX_CS_ESTABLISHED)
+	if (conn->state == SMBDX_CS_ESTABLISHED && !conn->error)
 		mod_delayed_work(smbdx_wq, &conn->idle_work, delay);
 }
 
