@@ -1005,8 +1005,8 @@ static void smbdx_destroy_with_waiters(struct kunit *test)
 	init_completion(&rcv->done);
 	t = kthread_run(tl_receiver_fn, rcv, "tl_receiver");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
-	for (i = 0; i < timeout_ms / 10 && !tl_send_blocked(p.cli); i++)
-		msleep(10);
+	for (i = 0; i < timeout_ms / 20 && !tl_send_blocked(p.cli); i++)
+		msleep(20);
 	KUNIT_ASSERT_TRUE(test, tl_send_blocked(p.cli));
 	KUNIT_EXPECT_FALSE(test, completion_done(&snd->done));
 	KUNIT_EXPECT_FALSE(test, completion_done(&rcv->done));

@@ -687,12 +687,12 @@ static bool smbdx_sends_drained(struct smbdx_conn *conn)
  * queued up to destroy_drain_ms (module parameter, 2 s) to complete, so
  * that a message smbdx_send() returned for is not cut off (smbdx_disconnect()
  * does not wait). Then waits for a running callback of this connection to
- * return (unless called from it), drains the QP and frees
- * every resource, then drops the owner's reference. No callback runs after
- * it returns, and no other thread is left inside smbdx_send(),
- * smbdx_sendv(), smbdx_recv_msg() or smbdx_recv() on this connection: they
- * return the connection's error (-ESHUTDOWN) and destroy waits for them. Messages the caller still holds stay valid until
- * smbdx_msg_free(). Safe whatever happened before (loss, device removal,
+ * return (unless called from it), drains the QP and frees every resource,
+ * then drops the owner's reference. No callback runs after it returns, and
+ * no other thread is left inside smbdx_send(), smbdx_sendv(),
+ * smbdx_recv_msg() or smbdx_recv() on this connection: they return the
+ * connection's error (-ESHUTDOWN) and destroy waits for them. Messages the
+ * caller still holds stay valid until smbdx_msg_free(). Safe whatever happened before (loss, device removal,
  * smbdx_disconnect()); each owner calls it exactly once.
  *
  * Context: process, may sleep; may be called from the connection's own

@@ -515,6 +515,7 @@ out_free:
 		kfree(io);
 	return rc;
 }
+
 /**
  * smbdx_sendv() - send one upper-layer message made of several parts
  * @conn: established connection
