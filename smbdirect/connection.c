@@ -692,8 +692,9 @@ static bool smbdx_sends_drained(struct smbdx_conn *conn)
  * no other thread is left inside smbdx_send(), smbdx_sendv(),
  * smbdx_recv_msg() or smbdx_recv() on this connection: they return the
  * connection's error (-ESHUTDOWN) and destroy waits for them. Messages the
- * caller still holds stay valid until smbdx_msg_free(). Safe whatever happened before (loss, device removal,
- * smbdx_disconnect()); each owner calls it exactly once.
+ * caller still holds stay valid until smbdx_msg_free(). Safe whatever
+ * happened before (loss, device removal, smbdx_disconnect()); each owner
+ * calls it exactly once.
  *
  * Context: process, may sleep; may be called from the connection's own
  * callbacks.
