@@ -235,6 +235,7 @@ static void devlimits_port_by_transport(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, l.est_by_data);
 	KUNIT_EXPECT_FALSE(test, l.rw_write_mr);
 	KUNIT_EXPECT_EQ(test, l.mr_max_entries, l.frwr_depth);
+	KUNIT_EXPECT_FALSE(test, l.err_before_disconnect);
 	smbdx_dev_limits_compute(&a, true, &l);
 	KUNIT_EXPECT_EQ(test, l.port, 5445);
 	KUNIT_EXPECT_TRUE(test, l.iwarp);
@@ -242,6 +243,7 @@ static void devlimits_port_by_transport(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, l.est_by_data);
 	KUNIT_EXPECT_TRUE(test, l.rw_write_mr);
 	KUNIT_EXPECT_EQ(test, l.mr_max_entries, l.frwr_depth);
+	KUNIT_EXPECT_TRUE(test, l.err_before_disconnect);
 }
 
 static struct kunit_case devlimits_cases[] = {

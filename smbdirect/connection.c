@@ -114,6 +114,7 @@ struct smbdx_conn *smbdx_conn_alloc(enum smbdx_role role,
 	init_waitqueue_head(&conn->wq);
 	conn->state = SMBDX_CS_CREATED;
 	INIT_LIST_HEAD(&conn->send_queue);
+	INIT_LIST_HEAD(&conn->sends_inflight);
 	INIT_LIST_HEAD(&conn->rio_free);
 	INIT_LIST_HEAD(&conn->ready);
 	mutex_init(&conn->res_mutex);
@@ -448,6 +449,26 @@ void smbdx_conn_comm_est(struct smbdx_conn *conn)
 	smbdx_conn_queue_work(conn, &conn->est_work);
 }
 
+/*
+ * Tell the peer, once. The QP leaves RTS, so what is still posted is
+ * flushed (first moved to the error state on devices that would not flush
+ * it otherwise, devlimits.c).
+ */
+static void smbdx_conn_disconnect_qp(struct smbdx_conn *conn)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+
+	lockdep_assert_held(&conn->res_mutex);
+	if (conn->released || !conn->id || !conn->qp_live ||
+	    conn->disconnect_sent)
+		return;
+	smbdx_conn_notify_est(conn);
+	if (conn->limits.err_before_disconnect)
+		ib_modify_qp(conn->id->qp, &attr, IB_QP_STATE);
+	rdma_disconnect(conn->id);
+	conn->disconnect_sent = true;
+}
+
 /**
  * smbdx_conn_teardown() - release every verbs resource, once
  * @conn: connection
@@ -469,11 +490,7 @@ void smbdx_conn_teardown(struct smbdx_conn *conn)
 	if (conn->released)
 		goto out;
 	if (conn->id && conn->qp_live) {
-		if (!conn->disconnect_sent) {
-			smbdx_conn_notify_est(conn);
-			rdma_disconnect(conn->id);
-			conn->disconnect_sent = true;
-		}
+		smbdx_conn_disconnect_qp(conn);
 		ib_drain_qp(conn->id->qp);
 	}
 	smbdx_qp_free(conn);
@@ -507,12 +524,7 @@ static void smbdx_conn_disc_work(struct work_struct *w)
 	struct smbdx_conn *conn = container_of(w, struct smbdx_conn, disc_work);
 
 	mutex_lock(&conn->res_mutex);
-	if (!conn->released && conn->id && conn->qp_live &&
-	    !conn->disconnect_sent) {
-		smbdx_conn_notify_est(conn);
-		rdma_disconnect(conn->id);
-		conn->disconnect_sent = true;
-	}
+	smbdx_conn_disconnect_qp(conn);
 	mutex_unlock(&conn->res_mutex);
 	smbdx_conn_put(conn);
 }

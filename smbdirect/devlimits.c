@@ -41,6 +41,7 @@ enum smbdx_dev_verdict smbdx_dev_limits_compute(const struct ib_device_attr *att
 	out->ird_ord_private_data = iwarp;
 	out->est_by_data = !iwarp;
 	out->rw_write_mr = iwarp;
+	out->err_before_disconnect = iwarp;
 	out->max_send_sge = clamp_attr(attr->max_send_sge, SMBDX_MAX_SGE);
 	out->max_recv_sge = clamp_attr(attr->max_recv_sge, SMBDX_MAX_SGE);
 	out->max_sge_rd = clamp_attr(attr->max_sge_rd, SMBDX_MAX_SGE);

@@ -67,6 +67,11 @@ enum smbdx_dev_verdict {
  *	an MR pool)
  * @mr_max_entries: scatterlist entries one fast-registration MR maps, at
  *	most; some providers (siw) count entries rather than pages
+ * @err_before_disconnect: move the QP to the error state before
+ *	disconnecting it, so that everything posted is flushed: an iWARP QP
+ *	that disconnects goes to CLOSING, and siw flushes neither its send
+ *	queue nor its outstanding RDMA Reads there when its transmitter is
+ *	idle (the flush would only come with the TCP close, after the drain)
  * @max_send_sge: send SGEs per work request, clamped to %SMBDX_MAX_SGE
  * @max_recv_sge: receive SGEs per work request, clamped likewise
  * @max_sge_rd: SGEs per RDMA Read work request
@@ -84,6 +89,7 @@ struct smbdx_dev_limits {
 	bool est_by_data;
 	bool rw_write_mr;
 	u32 mr_max_entries;
+	bool err_before_disconnect;
 	u32 max_send_sge;
 	u32 max_recv_sge;
 	u32 max_sge_rd;

@@ -152,6 +152,7 @@ void smbdx_qp_free(struct smbdx_conn *conn)
 		ib_free_cq(conn->cq);
 		conn->cq = NULL;
 	}
+	smbdx_send_reclaim(conn);
 	smbdx_recv_bufs_free(conn);
 	if (conn->pd) {
 		ib_dealloc_pd(conn->pd);

@@ -133,6 +133,7 @@ int smbdx_post_send_io(struct smbdx_conn *conn, struct smbdx_send_io *io)
 		return rc;
 	}
 	conn->sends_posted++;
+	list_add_tail(&io->list, &conn->sends_inflight);
 	trace_smbdx_post_send(conn, io->cid, io->len);
 	return 0;
 }
@@ -149,6 +150,7 @@ static void smbdx_send_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	spin_lock_bh(&conn->lock);
 	conn->sends_posted--;
+	list_del(&io->list);
 	if (!__smbdx_conn_wc_failed(conn, wc, SMBDX_CAUSE_SEND_ERROR)) {
 		if (io->fail_verdict)
 			/* A failed Negotiate Response went out: now terminate. */
@@ -162,6 +164,40 @@ static void smbdx_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (wake)
 		wake_up_all(&conn->wq);
 	kfree(io);
+}
+
+/**
+ * smbdx_send_reclaim() - free the Sends whose completion never came
+ * @conn: connection whose QP is destroyed and CQ freed
+ *
+ * After the drain every posted Send has completed, so this finds nothing;
+ * if a provider lost a completion anyway, the buffers are unmapped and
+ * freed here rather than leaked, counted (sends_reclaimed) and reported
+ * once with a warning: it is a bug to look into.
+ *
+ * Context: process, serialised with teardown.
+ */
+void smbdx_send_reclaim(struct smbdx_conn *conn)
+{
+	struct smbdx_send_io *io, *tmp;
+	LIST_HEAD(left);
+	u32 n = 0;
+
+	spin_lock_bh(&conn->lock);
+	list_splice_init(&conn->sends_inflight, &left);
+	conn->sends_posted = 0;
+	spin_unlock_bh(&conn->lock);
+	list_for_each_entry_safe(io, tmp, &left, list) {
+		ib_dma_unmap_single(conn->ibdev, io->dma, io->len,
+				    DMA_TO_DEVICE);
+		kfree(io);
+		n++;
+	}
+	if (n) {
+		smbdx_stat_add(conn, SMBDX_STAT_SENDS_RECLAIMED, n);
+		WARN_ONCE(1, "smbdirect: connection %u: %u Sends never completed\n",
+			  conn->num, n);
+	}
 }
 
 /**

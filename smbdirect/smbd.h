@@ -335,6 +335,7 @@ struct smbdx_conn {
 	struct list_head send_queue;
 	u32 send_queue_len;
 	u32 sends_posted;
+	struct list_head sends_inflight;	/* posted, not completed */
 	bool draining;
 	u32 recvs_posted;
 	struct list_head rio_free;
@@ -522,6 +523,7 @@ struct smbdx_send_io *smbdx_send_io_alloc(struct smbdx_conn *conn, u32 size,
 void smbdx_send_io_free(struct smbdx_send_io *io);
 int smbdx_post_send_io(struct smbdx_conn *conn, struct smbdx_send_io *io);
 void smbdx_send_queue_flush(struct smbdx_conn *conn);
+void smbdx_send_reclaim(struct smbdx_conn *conn);
 int smbdx_send_negotiate_req(struct smbdx_conn *conn);
 int smbdx_send_negotiate_resp(struct smbdx_conn *conn,
 			      const struct smbdx_negotiate_resp *resp,
