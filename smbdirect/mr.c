@@ -77,6 +77,7 @@ struct smbdx_reg {
 	int wr_status;
 	u32 nmrs;
 	struct smbdx_buffer_desc_v1 *descs;
+	struct ib_send_wr *inv_wrs;
 	struct smbdx_mr *mrs[];
 };
 
@@ -245,6 +246,7 @@ static void smbdx_reg_free(struct smbdx_reg *reg)
 	struct smbdx_conn *conn = reg->conn;
 
 	kfree(reg->descs);
+	kfree(reg->inv_wrs);
 	kfree(reg);
 	smbdx_conn_put(conn);
 }
@@ -647,7 +649,9 @@ struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
 		goto out_unmap;
 	}
 	reg->descs = kcalloc(need, sizeof(*reg->descs), GFP_KERNEL);
-	if (!reg->descs) {
+	/* What invalidation needs, so that deregistration cannot lack it. */
+	reg->inv_wrs = kcalloc(need, sizeof(*reg->inv_wrs), GFP_KERNEL);
+	if (!reg->descs || !reg->inv_wrs) {
 		rc = -ENOMEM;
 		goto out_unmap;
 	}
@@ -767,14 +771,12 @@ EXPORT_SYMBOL_NS_GPL(smbdx_reg_token, SMBDX_NS);
 /* Invalidate the MRs the peer did not, and wait; process context. */
 static int smbdx_reg_invalidate(struct smbdx_conn *conn, struct smbdx_reg *reg)
 {
-	struct ib_send_wr *wrs, *first = NULL, *prev = NULL;
+	struct ib_send_wr *wrs = reg->inv_wrs, *first = NULL, *prev = NULL;
 	struct smbdx_mr *last = NULL;
 	u32 i, ninv = 0;
 	int rc;
 
-	wrs = kcalloc(reg->nmrs, sizeof(*wrs), GFP_KERNEL);
-	if (!wrs)
-		return -ENOMEM;
+	memset(wrs, 0, reg->nmrs * sizeof(*wrs));
 	spin_lock_bh(&conn->lock);
 	for (i = 0; i < reg->nmrs; i++) {
 		struct smbdx_mr *mr = reg->mrs[i];
@@ -795,10 +797,8 @@ static int smbdx_reg_invalidate(struct smbdx_conn *conn, struct smbdx_reg *reg)
 		trace_smbdx_mr(conn, mr->rkey, SMBDX_MR_EV_LOCAL_INV, 0);
 	}
 	spin_unlock_bh(&conn->lock);
-	if (!ninv) {
-		kfree(wrs);
+	if (!ninv)
 		return 0;
-	}
 	prev->send_flags = IB_SEND_SIGNALED;
 	last->last = true;
 	reinit_completion(&reg->done);
@@ -809,8 +809,31 @@ static int smbdx_reg_invalidate(struct smbdx_conn *conn, struct smbdx_reg *reg)
 		rc = reg->wr_status ? -EIO : 0;
 		smbdx_stat_add(conn, SMBDX_STAT_MR_LOCAL_INV, ninv);
 	}
-	kfree(wrs);
 	return rc;
+}
+
+/*
+ * An invalidation failed, or could not be posted: the MRs may still be
+ * valid. Before the pages are unmapped the peer must lose all access: the
+ * connection is terminated and its QP (the only one of its PD) moved to
+ * the error state now, not when the disconnect work gets to it. MRs left
+ * valid are recycled before reuse. Process context, inside
+ * smbdx_conn_enter(), so the QP exists.
+ */
+static void smbdx_reg_fence(struct smbdx_conn *conn, struct smbdx_reg *reg,
+			    int rc)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	u32 i;
+
+	smbdx_conn_fail(conn, rc, SMBDX_CAUSE_MR_ERROR);
+	if (conn->id && conn->id->qp)
+		ib_modify_qp(conn->id->qp, &attr, IB_QP_STATE);
+	spin_lock_bh(&conn->lock);
+	for (i = 0; i < reg->nmrs; i++)
+		if (reg->mrs[i]->state == SMBDX_MR_REGISTERED)
+			reg->mrs[i]->state = SMBDX_MR_BROKEN;
+	spin_unlock_bh(&conn->lock);
 }
 
 /**
@@ -845,16 +868,10 @@ int smbdx_deregister(struct smbdx_reg *reg)
 		return 0;
 	}
 	rc = smbdx_reg_invalidate(conn, reg);
+	if (rc)
+		smbdx_reg_fence(conn, reg, rc);
 	if (rc && reg->orphan) {
-		/*
-		 * Left to teardown. Make sure the QP refuses remote access
-		 * at once rather than when the disconnect gets to it.
-		 */
-		if (conn->id && conn->id->qp) {
-			struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
-
-			ib_modify_qp(conn->id->qp, &attr, IB_QP_STATE);
-		}
+		/* Left to teardown, which unmaps it after the drain. */
 		smbdx_conn_leave(conn);
 		return rc;
 	}
