@@ -63,6 +63,8 @@
  * @wr_status: first failed completion status of the chain
  * @nmrs: MRs in @mrs and descriptors in @descs
  * @descs: Buffer Descriptor V1 array, wire format
+ * @inv_wrs: one LOCAL_INV work request per MR, allocated with the
+ *	registration so that deregistration never has to allocate
  * @mrs: the MRs, in buffer order
  */
 struct smbdx_reg {
