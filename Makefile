@@ -1,35 +1,74 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Out-of-tree build of smbdirect.ko and sqos.ko (and, for their tests, of the
-# KUnit suites and the test and demo modules).
+# smbdirect.ko and sqos.ko, out of tree, and the admin command smbdctl.
 #
-#   make KDIR=/path/to/kernel/build   build the two modules against any configured kernel tree
-#   make                              build them against the project's test kernel
-#   make SMBDX_TESTS=1                also the KUnit suites (kunit/) and the test and
-#                                     demo modules (tests/modules/); the targets below
-#                                     build these themselves
+# Using it:
+#   make                              build the modules against the running kernel
+#                                     (/lib/modules/$(uname -r)/build) and smbdctl
+#   make KDIR=/path/to/kernel/build   against another configured Linux 6.12 tree
+#   make install                      install them: modules under
+#                                     /lib/modules/<release>/updates/smbdirect, then
+#                                     depmod; smbdctl in $(PREFIX)/sbin. DESTDIR= (or
+#                                     INSTALL_MOD_PATH=) stages instead; see
+#                                     Documentation/quickstart.rst
+#   make uninstall                    remove what install put there, depmod
+#   make deb                          Debian packages smbdirect-dkms and smbdirect-tools
+#                                     in out/deb/ (debhelper, dh_dkms)
+#
+# Testing it (these use the project's own test kernel, never the running one):
+#   make test-kernel [KVARIANT=debug] build (or reuse) the test kernel; prints its tree
 #   make check                        all tests (both test kernels), ends in "N passed, N failed"
 #   make demo                         boot the VM, connect over SMB Direct, show the counters
 #   make bench [BENCH_ARGS=...]       transport benchmark vs raw verbs (not part of check)
 #   make checkpatch / make sparse     style and static checks of our sources
+#   make SMBDX_TESTS=1 KDIR=...       also the KUnit suites (kunit/) and the test and
+#                                     demo modules (tests/modules/)
 #
 # Kbuild (not this file) lists what is built; this file only drives it.
 
-KDIR ?=
+KDIR ?= /lib/modules/$(shell uname -r)/build
 KVARIANT ?= plain
-kdir = $(if $(KDIR),$(KDIR),$$(scripts/kernel.sh $(KVARIANT)))
+kdir = $(KDIR)
+PREFIX ?= /usr/local
+DESTDIR ?=
+INSTALL_MOD_PATH ?= $(DESTDIR)
 
-.PHONY: all modules clean check demo bench checkpatch sparse kernel
+# scripts/install.sh takes its settings from these.
+install_env = KDIR="$(KDIR)" DESTDIR="$(DESTDIR)" INSTALL_MOD_PATH="$(INSTALL_MOD_PATH)" \
+	PREFIX="$(PREFIX)" SMB_MODULES="$(SMB_MODULES)" SIGN_KEY="$(SIGN_KEY)" \
+	SIGN_CERT="$(SIGN_CERT)"
 
-all: modules
+.PHONY: all modules tools install uninstall deb clean check demo bench checkpatch sparse \
+	kernel test-kernel
+
+all: modules tools
 
 modules:
-	+kdir="$(kdir)" && $(MAKE) -C "$$kdir" M=$(CURDIR) W=1 modules
+	@if [ ! -f "$(KDIR)/Makefile" ]; then \
+		echo "smbdirect: no kernel build tree at $(KDIR)." >&2; \
+		echo "  Install the running kernel's headers (Debian: apt install linux-headers-$$(uname -r))," >&2; \
+		echo "  or give KDIR=<a configured Linux 6.12 build tree>. The project's test kernel:" >&2; \
+		echo "  make KDIR=\$$(scripts/kernel.sh plain)" >&2; \
+		exit 1; \
+	fi
+	+$(MAKE) -C "$(KDIR)" M=$(CURDIR) W=1 modules
+
+tools:
+	+$(MAKE) -C tools/smbdctl
+
+install: modules tools
+	$(install_env) scripts/install.sh install
+
+uninstall:
+	$(install_env) scripts/install.sh uninstall
+
+deb:
+	scripts/deb.sh
 
 sparse:
-	KDIR="$(KDIR)" scripts/sparse.sh
+	KDIR="$(if $(filter command line,$(origin KDIR)),$(KDIR))" scripts/sparse.sh
 
-kernel:
+kernel test-kernel:
 	scripts/kernel.sh $(KVARIANT)
 
 check:
@@ -46,5 +85,6 @@ checkpatch:
 
 clean:
 	rm -rf out
+	+$(MAKE) -C tools/smbdctl clean
 	find . \( -name '*.o' -o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' \
 		-o -name '.*.cmd' -o -name '*.order' -o -name Module.symvers \) -delete

@@ -11,6 +11,10 @@ pkgs=(
 	# kernel build
 	linux-source-6.12 build-essential flex bison bc libelf-dev libssl-dev
 	cpio xz-utils zstd ccache kmod python3 sparse rsync
+	# building against Debian's packaged headers (BTF) and packaging:
+	# pahole, openssl (a test signing key), debhelper with dh_dkms, dkms,
+	# lintian
+	pahole openssl debhelper dh-dkms dkms lintian fakeroot dpkg-dev
 	# the VM and its userland
 	qemu-system-x86 busybox-static iproute2
 	# RDMA user space: rdma-core providers, verbs tools, perftest

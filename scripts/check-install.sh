@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The user's build and install, checked without a VM (make check):
+#   1. `make KDIR=<Debian's linux-headers for 6.12>` (scripts/distro-headers.sh:
+#      the distribution's configuration with MODVERSIONS, BTF and signing)
+#      builds smbdirect.ko, sqos.ko and smbdctl without a warning, with
+#      MODULE_VERSION from VERSION and the headers' vermagic;
+#   2. `make install DESTDIR=...` gives exactly the expected tree;
+#   3. in a module tree with stand-ins for the kernel's cifs.ko and ksmbd.ko,
+#      installing our builds of them (SMB_MODULES=) makes depmod pick ours,
+#      and `make uninstall` restores the stock ones and leaves the tree as
+#      it was;
+#   4. SIGN_KEY/SIGN_CERT sign the installed modules;
+#   5. the install refuses a kernel that is not 6.12.
+# Exits non-zero on the first failure.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+main() {
+	local kdir krel bdir src log root
+	kdir=$("$SMBD_TOP/scripts/distro-headers.sh")
+	krel=$(cat "$kdir/include/config/kernel.release")
+	bdir="$SMBD_OUT/build-distro"
+	src="$bdir/src"
+	mkdir -p "$bdir"
+	smbd_sync_src "$src" "$kdir"
+	t=$(mktemp -d)
+	trap 'rm -rf "$t"' EXIT
+
+	# 1. The build, as a user runs it.
+	log="$bdir/build.log"
+	say "make KDIR=$kdir (Debian's headers, $krel)"
+	if ! make -C "$src" KDIR="$kdir" -j"$SMBD_JOBS" >"$log" 2>&1; then
+		cat "$log"
+		die "make against Debian's headers failed"
+	fi
+	if grep -E 'warning:|error:|Warning:' "$log"; then
+		die "make against Debian's headers printed warnings"
+	fi
+	local ko want
+	want=$(cat "$SMBD_TOP/VERSION")
+	for ko in smbdirect/smbdirect.ko qos/sqos.ko; do
+		[ "$(modinfo -F version "$src/$ko")" = "$want" ] ||
+			die "$ko: MODULE_VERSION is not $want"
+		[ -n "$(modinfo -F author "$src/$ko")" ] || die "$ko: no MODULE_AUTHOR"
+		modinfo -F vermagic "$src/$ko" | grep -q "^$krel .*modversions" ||
+			die "$ko: vermagic is not $krel with modversions"
+		readelf -S "$src/$ko" | grep -q '\.BTF' || die "$ko: no BTF"
+	done
+	"$src/tools/smbdctl/smbdctl" version | grep -qx "smbdctl $want" ||
+		die "smbdctl version is not $want"
+	echo "check-install: built against $krel: no warnings, version $want, BTF, modversions"
+
+	# 2. make install DESTDIR=: the expected tree, nothing else.
+	root="$t/stage"
+	make -s -C "$src" KDIR="$kdir" DESTDIR="$root" install >"$t/install.log" 2>&1 ||
+		{ cat "$t/install.log"; die "make install DESTDIR= failed"; }
+	expect_tree "$root" "make install DESTDIR=" <<EOF
+lib/modules/$krel/updates/smbdirect/qos/sqos.ko.xz
+lib/modules/$krel/updates/smbdirect/smbdirect/smbdirect.ko.xz
+usr/local/sbin/smbdctl
+EOF
+	xz -dc "$root/lib/modules/$krel/updates/smbdirect/smbdirect/smbdirect.ko.xz" \
+		>"$t/installed.ko"
+	cmp -s "$t/installed.ko" "$src/smbdirect/smbdirect.ko" ||
+		die "the installed smbdirect.ko is not the one built"
+	make -s -C "$src" KDIR="$kdir" DESTDIR="$root" uninstall >>"$t/install.log" 2>&1 ||
+		{ cat "$t/install.log"; die "make uninstall DESTDIR= failed"; }
+	expect_tree "$root" "make uninstall DESTDIR=" </dev/null
+	echo "check-install: make install DESTDIR= gives the expected tree; uninstall removes it"
+
+	# 3. Ranking of our cifs.ko/ksmbd.ko over the kernel's, and back.
+	ranking "$kdir" "$krel" "$src" "$t"
+
+	# 4. Signing with a key of one's own (a MOK).
+	openssl req -new -x509 -newkey rsa:2048 -nodes -days 1 -subj "/CN=smbdirect test MOK/" \
+		-outform DER -keyout "$t/mok.priv" -out "$t/mok.der" >/dev/null 2>&1 ||
+		die "openssl could not make a test key"
+	root="$t/signed"
+	make -s -C "$src" KDIR="$kdir" DESTDIR="$root" SIGN_KEY="$t/mok.priv" \
+		SIGN_CERT="$t/mok.der" install >"$t/sign.log" 2>&1 ||
+		{ cat "$t/sign.log"; die "make install SIGN_KEY= failed"; }
+	for ko in smbdirect/smbdirect.ko qos/sqos.ko; do
+		modinfo -F signer "$root/lib/modules/$krel/updates/smbdirect/$ko.xz" |
+			grep -qx 'smbdirect test MOK' || die "$ko was not signed with SIGN_KEY"
+		[ -z "$(modinfo -F signer "$src/$ko")" ] ||
+			die "signing changed the built $ko"
+	done
+	echo "check-install: SIGN_KEY/SIGN_CERT sign the installed modules, not the built ones"
+
+	# 5. Only 6.12.
+	mkdir -p "$t/k613/include/config"
+	echo 6.13.1 >"$t/k613/include/config/kernel.release"
+	if KDIR="$t/k613" DESTDIR="$t/k613root" "$src/scripts/install.sh" install \
+		>"$t/k613.log" 2>&1; then
+		die "install accepted a 6.13 kernel"
+	fi
+	grep -q 'Linux 6.12.x only' "$t/k613.log" || { cat "$t/k613.log"; die "no reason given"; }
+	echo "check-install: install refuses a 6.13 kernel: $(tail -n 1 "$t/k613.log")"
+}
+
+# expect_tree ROOT WHAT: the files under ROOT are the lines of stdin.
+expect_tree() {
+	local got want
+	got=$(cd "$1" 2>/dev/null && find . -type f -o -type l | sed 's|^\./||' | LC_ALL=C sort)
+	want=$(LC_ALL=C sort)
+	if [ "$got" != "$want" ]; then
+		echo "$2: the tree differs from the expected one (-expected +actual):"
+		diff <(echo "$want") <(echo "$got") | sed -n 's/^[<>]/&/p' |
+			sed 's/^</-/; s/^>/+/'
+		die "$2"
+	fi
+}
+
+# A module whose description says which build it is.
+standin() { # standin DIR NAME DESCRIPTION
+	mkdir -p "$1"
+	cat >"$1/$2.c" <<EOF
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/module.h>
+static int __init standin_init(void) { return 0; }
+static void __exit standin_exit(void) { }
+module_init(standin_init);
+module_exit(standin_exit);
+MODULE_DESCRIPTION("$3");
+MODULE_LICENSE("GPL");
+EOF
+	echo "obj-m += $2.o" >>"$1/Kbuild"
+}
+
+ranking() {
+	local kdir=$1 krel=$2 src=$3 t=$4 root m before
+	root="$t/ranked"
+	# The "kernel's own" cifs.ko and ksmbd.ko, where Linux installs them.
+	standin "$t/stock/client" cifs stock
+	standin "$t/stock/server" ksmbd stock
+	echo "obj-m += client/ server/" >"$t/stock/Kbuild"
+	# "Ours", laid out as scripts/build-smb-modules.sh builds them (fs/smb).
+	standin "$t/ours/client" cifs ours
+	standin "$t/ours/server" ksmbd ours
+	echo "obj-m += client/ server/" >"$t/ours/Kbuild"
+	for m in stock ours; do
+		make -s -C "$kdir" M="$t/$m" -j"$SMBD_JOBS" modules >"$t/$m.log" 2>&1 ||
+			{ cat "$t/$m.log"; die "building the $m stand-ins failed"; }
+	done
+	make -s -C "$kdir" M="$t/stock" INSTALL_MOD_PATH="$root" INSTALL_MOD_DIR=kernel/fs/smb \
+		DEPMOD=true CONFIG_MODULE_SIG_ALL= modules_install >"$t/stock-install.log" 2>&1 ||
+		{ cat "$t/stock-install.log"; die "installing the stock stand-ins failed"; }
+	# What every installed kernel's tree has besides its modules.
+	touch "$root/lib/modules/$krel/"{modules.order,modules.builtin,modules.builtin.modinfo}
+	depmod -b "$root" "$krel"
+	[ "$(modinfo -b "$root" -k "$krel" -F description cifs)" = stock ] ||
+		die "the stock stand-in cifs is not found"
+	before=$(cd "$root" && find . -type f | LC_ALL=C sort)
+
+	make -s -C "$src" KDIR="$kdir" DESTDIR="$root" SMB_MODULES="$t/ours" install \
+		>"$t/ranked.log" 2>&1 || { cat "$t/ranked.log"; die "make install SMB_MODULES= failed"; }
+	for m in cifs ksmbd; do
+		[ "$(modinfo -b "$root" -k "$krel" -F description "$m")" = ours ] ||
+			die "after make install, modprobe $m does not find ours: $(modinfo -b "$root" -k "$krel" -n "$m")"
+	done
+	grep -qx "override cifs $krel updates/smbdirect/client" \
+		"$root/etc/depmod.d/smbdirect-$krel.conf" || die "no depmod override for cifs"
+	modinfo -b "$root" -k "$krel" -n smbdirect | grep -q "/updates/smbdirect/smbdirect/smbdirect.ko.xz$" ||
+		die "depmod does not index smbdirect"
+	echo "check-install: our cifs.ko and ksmbd.ko rank above the kernel's: $(modinfo -b "$root" -k "$krel" -n cifs | sed "s|^$root||")"
+
+	make -s -C "$src" KDIR="$kdir" DESTDIR="$root" uninstall >>"$t/ranked.log" 2>&1 ||
+		{ cat "$t/ranked.log"; die "make uninstall failed"; }
+	for m in cifs ksmbd; do
+		[ "$(modinfo -b "$root" -k "$krel" -F description "$m")" = stock ] ||
+			die "after make uninstall, $m is not the stock one"
+	done
+	[ "$(cd "$root" && find . -type f | LC_ALL=C sort)" = "$before" ] ||
+		die "make uninstall did not leave the module tree as it found it"
+	echo "check-install: make uninstall restores the stock cifs.ko and ksmbd.ko"
+}
+
+main "$@"
