@@ -85,6 +85,6 @@ checkpatch:
 
 clean:
 	rm -rf out
-	+$(MAKE) -C tools/smbdctl clean
+	+[ ! -d tools/smbdctl ] || $(MAKE) -C tools/smbdctl clean
 	find . \( -name '*.o' -o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' \
 		-o -name '.*.cmd' -o -name '*.order' -o -name Module.symvers \) -delete

@@ -4,7 +4,8 @@
 # Every test of the project (`make check`):
 #   1. checkpatch --strict over our sources, a sparse (C=2) build, the
 #      tests of ktap.py, which judges every VM run, and the user's build and
-#      install against Debian's packaged headers (scripts/check-install.sh);
+#      install against Debian's packaged headers (scripts/check-install.sh),
+#      the Debian packages and a DKMS build (scripts/check-deb.sh);
 #   2. on the plain and on the debug (KASAN, lockdep, kmemleak, UBSAN) test
 #      kernel: build the modules with W=1, boot the VM, run all KUnit
 #      modules and the shell tests (scripts/vm.sh);
@@ -55,6 +56,8 @@ main() {
 	step "the run judge's own tests" python3 -B "$SMBD_TOP/scripts/ktap_test.py"
 	step "build against Debian's linux-headers, make install/uninstall" \
 		"$SMBD_TOP/scripts/check-install.sh"
+	step "make deb (debhelper, dh_dkms), lintian, dpkg-deb -c, dkms build" \
+		"$SMBD_TOP/scripts/check-deb.sh"
 
 	# Build every kernel first (sequentially: each build uses all cores), then
 	# run the VMs side by side: a TCG guest keeps one host core busy, and the

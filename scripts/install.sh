@@ -29,7 +29,7 @@
 #   etc/depmod.d/smbdirect-<release>.conf         only with cifs/ksmbd: depmod
 #                                                 "override" lines that rank
 #                                                 ours above the kernel's own
-#   <PREFIX>/sbin/smbdctl
+#   <PREFIX>/sbin/smbdctl, <PREFIX>/share/man/man8/smbdctl.8
 # depmod runs when the module tree is an installed kernel's (it has a
 # modules.dep): on the running system, or a full root given as DESTDIR. A
 # staging DESTDIR of a package gets no module index; its package runs depmod.
@@ -64,12 +64,13 @@ main() {
 	local ourdir="$moddir/updates/smbdirect"
 	local conf="$destdir/etc/depmod.d/smbdirect-$krel.conf"
 	local tool="$destdir$prefix/sbin/smbdctl"
+	local man="$destdir$prefix/share/man/man8/smbdctl.8"
 
 	if [ "$action" = uninstall ]; then
 		say "removing smbdirect from $moddir"
 		rm -rf "$ourdir"
 		rmdir "$moddir/updates" 2>/dev/null || true
-		rm -f "$conf" "$tool"
+		rm -f "$conf" "$tool" "$man"
 		run_depmod "$modroot" "$krel" "$destdir"
 		return 0
 	fi
@@ -127,11 +128,13 @@ main() {
 	fi
 
 	install -D -m 755 "$SMBD_TOP/tools/smbdctl/smbdctl" "$tool"
+	install -D -m 644 "$SMBD_TOP/tools/smbdctl/smbdctl.8" "$man"
 	run_depmod "$modroot" "$krel" "$destdir"
 	say "installed for $krel:"
 	(cd "$moddir" && find updates/smbdirect -type f | LC_ALL=C sort | sed 's/^/    /') >&2
 	[ ${#ranked[@]} -eq 0 ] || echo "    $conf" >&2
 	echo "    $tool" >&2
+	echo "    $man" >&2
 }
 
 # modules_install KDIR M ROOT: kbuild's modules_install of the external
