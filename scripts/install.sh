@@ -36,8 +36,8 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-sign_stages=()
-trap 'rm -rf "${sign_stages[@]}"' EXIT
+stages=()
+trap 'rm -rf "${stages[@]}"' EXIT
 
 main() {
 	local action=${1:-}
@@ -102,14 +102,16 @@ main() {
 	# Start from nothing: a module a previous install left behind must not
 	# outlive this one.
 	rm -rf "$ourdir"
-	modules_install "$kdir" "$SMBD_TOP" "$modroot"
-	local ranked=()
+	modules_install "$kdir" "$SMBD_TOP" "$modroot" smbdirect/smbdirect qos/sqos
+	local ranked=() smbmods=()
 	if [ -n "$smb" ]; then
-		modules_install "$kdir" "$smb" "$modroot"
 		for m in client/cifs server/ksmbd; do
-			if compgen -G "$ourdir/$m.ko*" >/dev/null; then
-				ranked+=("${m#*/} $(dirname "$m")")
-			fi
+			[ ! -f "$smb/$m.ko" ] || smbmods+=("$m")
+		done
+		[ ${#smbmods[@]} -gt 0 ] || die "SMB_MODULES=$smb holds neither cifs.ko nor ksmbd.ko"
+		modules_install "$kdir" "$smb" "$modroot" "${smbmods[@]}"
+		for m in "${smbmods[@]}"; do
+			ranked+=("${m#*/} $(dirname "$m")")
 		done
 	fi
 
@@ -137,14 +139,18 @@ main() {
 	echo "    $man" >&2
 }
 
-# modules_install KDIR M ROOT: kbuild's modules_install of the external
-# modules in M into ROOT/lib/modules/<release>/updates/smbdirect. kbuild
-# compresses them as the kernel's configuration asks; it signs them only
-# when that kernel's own signing key is in its tree (a kernel built here);
-# a distribution's headers have none, and then SIGN_KEY/SIGN_CERT, or DKMS,
-# sign them.
+# modules_install KDIR M ROOT MODULE...: kbuild's modules_install of the
+# named modules (paths under M without .ko: smbdirect/smbdirect) into
+# ROOT/lib/modules/<release>/updates/smbdirect. Only those: a tree built
+# with SMBDX_TESTS=1 also holds test modules, which are never installed.
+# They are installed from copies, which SIGN_KEY/SIGN_CERT sign (the build
+# tree keeps unsigned modules: signing twice would append a second
+# signature). kbuild compresses them as the kernel's configuration asks and
+# signs them with that kernel's own key only when the key is in its tree (a
+# kernel built here); a distribution's headers have none.
 modules_install() {
-	local kdir=$1 mdir=$2 root=$3 args=() key
+	local kdir=$1 mdir=$2 root=$3 args=() key stage hash m abs=0
+	shift 3
 	key=$(conf_str "$kdir" CONFIG_MODULE_SIG_KEY)
 	case "$key" in
 	""|pkcs11:*) ;;
@@ -154,33 +160,30 @@ modules_install() {
 	if [ -n "${SIGN_KEY:-}" ]; then
 		[ -f "$SIGN_KEY" ] && [ -f "${SIGN_CERT:-}" ] ||
 			die "SIGN_KEY and SIGN_CERT must both name files"
-		# Sign copies, so the build tree keeps unsigned modules (signing
-		# twice would append a second signature).
-		local stage hash
-		stage=$(mktemp -d)
-		sign_stages+=("$stage")
 		hash=$(conf_str "$kdir" CONFIG_MODULE_SIG_HASH)
-		local o rel
-		# modules.order names them relative to M, or (6.12) by
-		# absolute path under it.
-		while read -r o; do
-			rel=${o#"$mdir"/}
-			mkdir -p "$stage/$(dirname "$rel")"
-			cp "$mdir/${rel%.o}.ko" "$stage/${rel%.o}.ko"
-			"$kdir/scripts/sign-file" "${hash:-sha256}" "$SIGN_KEY" "$SIGN_CERT" \
-				"$stage/${rel%.o}.ko"
-			if [ "$rel" != "$o" ]; then
-				echo "$stage/$rel"
-			else
-				echo "$rel"
-			fi
-		done <"$mdir/modules.order" >"$stage/modules.order"
-		mdir=$stage
 		args+=(CONFIG_MODULE_SIG_ALL=)
 	fi
+	stage=$(mktemp -d)
+	stages+=("$stage")
+	# modules.order names modules relative to M, or (6.12) by absolute
+	# path under it; the copy's follows the build's.
+	head -n 1 "$mdir/modules.order" 2>/dev/null | grep -q '^/' && abs=1
+	for m in "$@"; do
+		mkdir -p "$stage/$(dirname "$m")"
+		cp "$mdir/$m.ko" "$stage/$m.ko"
+		if [ -n "${SIGN_KEY:-}" ]; then
+			"$kdir/scripts/sign-file" "${hash:-sha256}" "$SIGN_KEY" "$SIGN_CERT" \
+				"$stage/$m.ko"
+		fi
+		if [ "$abs" -eq 1 ]; then
+			echo "$stage/$m.o"
+		else
+			echo "$m.o"
+		fi
+	done >"$stage/modules.order"
 	# kbuild's depmod step only complains that a distribution's headers
-	# have no System.map: depmod runs below, with the whole tree.
-	make -s -C "$kdir" M="$mdir" INSTALL_MOD_PATH="$root" \
+	# have no System.map: depmod runs afterwards, with the whole tree.
+	make -s -C "$kdir" M="$stage" INSTALL_MOD_PATH="$root" \
 		INSTALL_MOD_DIR=updates/smbdirect DEPMOD=true "${args[@]}" modules_install \
 		2> >(grep -v "missing 'System.map' file" >&2)
 }

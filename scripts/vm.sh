@@ -83,6 +83,11 @@ main() {
 		if grep -E 'warning:|error:' "$outdir/build.log" >&2; then
 			die "module build printed warnings (W=1 must be clean)"
 		fi
+		# smbdctl, the admin command, built as `make` builds it.
+		if ! make -C "$bdir/src/tools/smbdctl" >>"$outdir/build.log" 2>&1 ||
+			grep -E 'warning:|error:' "$outdir/build.log" >&2; then
+			die "smbdctl did not build cleanly"
+		fi
 	fi
 	# The modules the build made, as kbuild lists them: the copy may still
 	# hold modules that an older layout of the tree built elsewhere.
@@ -108,6 +113,12 @@ main() {
 	mkdir -p "$stage/lib/modules/$krel/extra"
 	cp "${kos[@]}" "$stage/lib/modules/$krel/extra/"
 	depmod -b "$stage" "$krel"
+	# `make install` of the product, staged as a package would ship it, for
+	# tests/vm/install.sh to install into the VM's root; smbdctl in PATH.
+	KDIR="$kdir" DESTDIR="$stage/smbd/install-root" PREFIX=/usr \
+		"$bdir/src/scripts/install.sh" install >>"$outdir/build.log" 2>&1 ||
+		die "make install into the VM's staging failed (see $outdir/build.log)"
+	install -D -m 755 "$bdir/src/tools/smbdctl/smbdctl" "$stage/usr/sbin/smbdctl"
 	(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet) \
 		>"$outdir/run.cpio"
 	cat "$base" "$outdir/run.cpio" >"$outdir/initrd.cpio"
