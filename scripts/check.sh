@@ -58,6 +58,7 @@ main() {
 		"$SMBD_TOP/scripts/check-install.sh"
 	step "make deb (debhelper, dh_dkms), lintian, dpkg-deb -c, dkms build" \
 		"$SMBD_TOP/scripts/check-deb.sh"
+	step "smbdctl against a made-up debugfs tree" "$SMBD_TOP/scripts/check-smbdctl.sh"
 
 	# Build every kernel first (sequentially: each build uses all cores), then
 	# run the VMs side by side: a TCG guest keeps one host core busy, and the

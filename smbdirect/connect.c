@@ -46,8 +46,11 @@ static bool smbdx_negotiated_or_failed(struct smbdx_conn *conn)
 	return done;
 }
 
-static void smbdx_set_state(struct smbdx_conn *conn, enum smbdx_conn_state s)
+static void smbdx_set_state(struct smbdx_conn *conn, enum smbdx_conn_state s,
+			    struct smbdx_connect_report *rep)
 {
+	if (rep)
+		rep->step = s;
 	spin_lock_bh(&conn->lock);
 	smbdx_conn_set_state(conn, s);
 	spin_unlock_bh(&conn->lock);
@@ -82,7 +85,8 @@ out:
 }
 
 /* Route resolved: QP, buffers, one receive, then connect. */
-static int smbdx_connect_route_resolved(struct smbdx_conn *conn)
+static int smbdx_connect_route_resolved(struct smbdx_conn *conn,
+					struct smbdx_connect_report *rep)
 {
 	struct rdma_conn_param param = {};
 	struct smbdx_ird_ord_hdr hdr;
@@ -120,7 +124,7 @@ static int smbdx_connect_route_resolved(struct smbdx_conn *conn)
 		param.private_data = &hdr;
 		param.private_data_len = sizeof(hdr);
 	}
-	smbdx_set_state(conn, SMBDX_CS_CONNECTING);
+	smbdx_set_state(conn, SMBDX_CS_CONNECTING, rep);
 	rc = rdma_connect(conn->id, &param);
 	if (!rc)
 		conn->qp_live = true;
@@ -156,6 +160,54 @@ struct smbdx_conn *smbdx_connect(struct net *net, const struct sockaddr *dst,
 			       const struct smbdx_conn_config *cfg,
 			       const struct smbdx_conn_ops *ops, void *ctx)
 {
+	return smbdx_connect_report(net, dst, src, cfg, ops, ctx, NULL);
+}
+EXPORT_SYMBOL_NS_GPL(smbdx_connect, SMBDX_NS);
+
+/* What smbdx_connect_report() tells of a failed connection. */
+static void smbdx_report_failure(struct smbdx_conn *conn,
+				 struct smbdx_connect_report *rep)
+{
+	struct rdma_cm_id *id;
+
+	spin_lock_bh(&conn->lock);
+	rep->cause = conn->cause;
+	spin_unlock_bh(&conn->lock);
+	rep->conn_id = conn->num;
+	/* Device removal may be tearing the connection down meanwhile. */
+	mutex_lock(&conn->res_mutex);
+	id = conn->released ? NULL : conn->id;
+	if (strcmp(conn->devname, "-"))
+		strscpy(rep->device, conn->devname, sizeof(rep->device));
+	else if (id && id->device)
+		strscpy(rep->device, dev_name(&id->device->dev), sizeof(rep->device));
+	mutex_unlock(&conn->res_mutex);
+	memcpy(&rep->local, &conn->local, sizeof(rep->local));
+	memcpy(&rep->peer, &conn->peer, sizeof(rep->peer));
+}
+
+/**
+ * smbdx_connect_report() - smbdx_connect() telling how far a failure got
+ * @net: as for smbdx_connect()
+ * @dst: as for smbdx_connect()
+ * @src: as for smbdx_connect()
+ * @cfg: as for smbdx_connect()
+ * @ops: as for smbdx_connect()
+ * @ctx: as for smbdx_connect()
+ * @rep: NULL, or filled in: the last step begun, and on failure the
+ *	cause, the connection's number, device and addresses (for the
+ *	administrator's check, ctl.c)
+ *
+ * Context: process, may sleep.
+ *
+ * Return: as smbdx_connect().
+ */
+struct smbdx_conn *smbdx_connect_report(struct net *net, const struct sockaddr *dst,
+					const struct sockaddr *src,
+					const struct smbdx_conn_config *cfg,
+					const struct smbdx_conn_ops *ops, void *ctx,
+					struct smbdx_connect_report *rep)
+{
 	struct smbdx_conn_config c;
 	struct smbdx_conn *conn;
 	struct rdma_cm_id *id;
@@ -164,6 +216,11 @@ struct smbdx_conn *smbdx_connect(struct net *net, const struct sockaddr *dst,
 	int rc;
 
 	might_sleep();
+	if (rep) {
+		memset(rep, 0, sizeof(*rep));
+		rep->step = SMBDX_CS_CREATED;
+		rep->cause = SMBDX_CAUSE_NONE;
+	}
 	if (!dst || (dst->sa_family != AF_INET && dst->sa_family != AF_INET6))
 		return ERR_PTR(-EAFNOSUPPORT);
 	if (cfg)
@@ -195,7 +252,7 @@ struct smbdx_conn *smbdx_connect(struct net *net, const struct sockaddr *dst,
 	spin_unlock_bh(&conn->lock);
 	timeout_ms = min_t(unsigned long, c.negotiate_timeout_ms, 60000);
 
-	smbdx_set_state(conn, SMBDX_CS_RESOLVE_ADDR);
+	smbdx_set_state(conn, SMBDX_CS_RESOLVE_ADDR, rep);
 	rc = rdma_resolve_addr(id, (struct sockaddr *)src,
 			       (struct sockaddr *)&conn->peer, timeout_ms);
 	if (rc)
@@ -206,20 +263,20 @@ struct smbdx_conn *smbdx_connect(struct net *net, const struct sockaddr *dst,
 	if (rc)
 		goto fail;
 
-	smbdx_set_state(conn, SMBDX_CS_RESOLVE_ROUTE);
+	smbdx_set_state(conn, SMBDX_CS_RESOLVE_ROUTE, rep);
 	rc = rdma_resolve_route(id, timeout_ms);
 	if (rc)
 		goto fail;
 	rc = smbdx_wait_cm(conn, SMBDX_CMF_ROUTE_RESOLVED);
 	if (!rc)
-		rc = smbdx_connect_route_resolved(conn);
+		rc = smbdx_connect_route_resolved(conn, rep);
 	if (!rc)
 		rc = smbdx_wait_cm(conn, SMBDX_CMF_ESTABLISHED);
 	if (rc)
 		goto fail;
 
 	/* 3.1.5.2: the first message is the Negotiate Request. */
-	smbdx_set_state(conn, SMBDX_CS_NEGOTIATING);
+	smbdx_set_state(conn, SMBDX_CS_NEGOTIATING, rep);
 	rc = smbdx_send_negotiate_req(conn);
 	if (rc)
 		goto fail;
@@ -241,8 +298,9 @@ struct smbdx_conn *smbdx_connect(struct net *net, const struct sockaddr *dst,
 fail:
 	smbdx_conn_fail(conn, rc, SMBDX_CAUSE_NONE);
 	rc = READ_ONCE(conn->error);
+	if (rep)
+		smbdx_report_failure(conn, rep);
 	smbdx_conn_teardown(conn);
 	smbdx_conn_put(conn);
 	return ERR_PTR(rc);
 }
-EXPORT_SYMBOL_NS_GPL(smbdx_connect, SMBDX_NS);

@@ -7,6 +7,8 @@
  *                 over all connections ever made, errors by cause
  *   connections   one line per connection
  *   listeners     one line per listener
+ *   netdevs       one line per network interface: the RDMA port it reaches
+ *                 (netdev.c)
  *   conn/<n>/     one directory per connection: state, params, credits,
  *                 counters, errors
  *
@@ -382,4 +384,5 @@ void smbdx_debugfs_init(void)
 	debugfs_create_file("listeners", 0444, smbdx_debugfs_root, NULL,
 			    &smbdx_listeners_fops);
 	smbdx_debugfs_conn_dir = debugfs_create_dir("conn", smbdx_debugfs_root);
+	smbdx_netdev_debugfs_init(smbdx_debugfs_root);
 }

@@ -133,10 +133,11 @@ static void smbdx_show_ports(struct seq_file *m, struct ib_device *ibdev)
 		}
 		seq_printf(m, " port%u=%s", port, smbdx_port_state_str(pattr.state));
 		ndev = ib_device_get_netdev(ibdev, port);
-		if (ndev) {
+		if (ndev)
 			seq_printf(m, " port%u_netdev=%s", port, netdev_name(ndev));
+		smbdx_port_netdevs_show(m, ibdev, port, ndev);
+		if (ndev)
 			dev_put(ndev);
-		}
 	}
 }
 
@@ -205,39 +206,99 @@ bool smbdx_device_limits(struct ib_device *ibdev, struct smbdx_dev_limits *out)
 }
 
 /**
+ * smbdx_netdev_find() - the RDMA port an interface reaches
+ * @ndev: the interface
+ * @hit: filled in when the interface reaches a port: with a port of a
+ *	device smbdirect can use if there is one
+ *
+ * An interface reaches a port when it is the port's net device, sits on it
+ * through VLANs, bonds or teams, or is an IPoIB interface with a GID of
+ * the port (netdev.c).
+ *
+ * Context: process, may sleep; may be called with the RTNL held (takes
+ * smbdx_devices_lock only to take a reference on each device).
+ *
+ * Return: true if @ndev reaches a port of a device smbdirect knows.
+ */
+bool smbdx_netdev_find(struct net_device *ndev, struct smbdx_netdev_hit *hit)
+{
+	struct smbdx_dev_ref {
+		struct ib_device *ibdev;
+		enum smbdx_dev_verdict verdict;
+	} *snap;
+	struct smbdx_device *sdev;
+	struct net_device *pdev, *on;
+	struct smbdx_lowers *l;
+	unsigned int n = 0, i;
+	bool found = false;
+	u32 port;
+
+	l = kmalloc(sizeof(*l), GFP_KERNEL);
+	if (!l)
+		return false;
+	mutex_lock(&smbdx_devices_lock);
+	list_for_each_entry(sdev, &smbdx_devices, list)
+		n++;
+	snap = kcalloc(max(n, 1U), sizeof(*snap), GFP_KERNEL);
+	n = 0;
+	if (snap) {
+		list_for_each_entry(sdev, &smbdx_devices, list) {
+			if (!ib_device_try_get(sdev->ibdev))
+				continue;
+			snap[n].ibdev = sdev->ibdev;
+			snap[n].verdict = sdev->limits.verdict;
+			n++;
+		}
+	}
+	mutex_unlock(&smbdx_devices_lock);
+
+	smbdx_lowers_get(ndev, l);
+	for (i = 0; i < n; i++) {
+		struct ib_device *ibdev = snap[i].ibdev;
+		bool usable = snap[i].verdict == SMBDX_DEV_OK;
+
+		rdma_for_each_port(ibdev, port) {
+			if (found && (hit->usable || !usable))
+				break;
+			pdev = ib_device_get_netdev(ibdev, port);
+			on = smbdx_lowers_on_port(l, ibdev, port, pdev);
+			if (on) {
+				strscpy(hit->device, dev_name(&ibdev->dev), sizeof(hit->device));
+				strscpy(hit->through, netdev_name(on), sizeof(hit->through));
+				hit->port = port;
+				hit->usable = usable;
+				hit->verdict = smbdx_dev_verdict_str(snap[i].verdict);
+				found = true;
+			}
+			if (pdev)
+				dev_put(pdev);
+		}
+		ib_device_put(ibdev);
+	}
+	smbdx_lowers_put(l);
+	kfree(snap);
+	kfree(l);
+	return found;
+}
+
+/**
  * smbdx_netdev_rdma_capable() - is there a usable RDMA device on a netdev
  * @ndev: network device
  *
  * What an SMB server asks before it advertises RDMA on an interface (ksmbd's
- * ksmbd_rdma_capable_netdev()).
+ * ksmbd_rdma_capable_netdev()). The interface may be the RDMA port's own
+ * net device, a VLAN, bond or team on top of it (at any depth), or an IPoIB
+ * interface (smbdx_netdev_find()).
  *
- * Context: process, may sleep.
+ * Context: process, may sleep; may be called with the RTNL held.
  *
- * Return: true if a port of a device smbdirect can use is bound to @ndev.
+ * Return: true if @ndev reaches a port of a device smbdirect can use.
  */
 bool smbdx_netdev_rdma_capable(struct net_device *ndev)
 {
-	struct smbdx_device *sdev;
-	struct net_device *pdev;
-	bool found = false;
-	u32 port;
+	struct smbdx_netdev_hit hit;
 
-	mutex_lock(&smbdx_devices_lock);
-	list_for_each_entry(sdev, &smbdx_devices, list) {
-		if (sdev->limits.verdict != SMBDX_DEV_OK)
-			continue;
-		rdma_for_each_port(sdev->ibdev, port) {
-			pdev = ib_device_get_netdev(sdev->ibdev, port);
-			if (pdev == ndev)
-				found = true;
-			if (pdev)
-				dev_put(pdev);
-		}
-		if (found)
-			break;
-	}
-	mutex_unlock(&smbdx_devices_lock);
-	return found;
+	return smbdx_netdev_find(ndev, &hit) && hit.usable;
 }
 EXPORT_SYMBOL_NS_GPL(smbdx_netdev_rdma_capable, SMBDX_NS);
 

@@ -7,16 +7,17 @@
  * deferred work runs on, and the counter and cause names.
  *
  * Normal operation: init creates the workqueue and the debugfs root,
- * registers the ib_client (which starts tracking devices) and creates the
- * global debugfs files. Parameters are read when a connection or listener
- * is created (smbdx_conn_config_init()); changing them affects only later
- * ones.
+ * registers the ib_client (which starts tracking devices), creates the
+ * global debugfs files and registers the generic netlink family (ctl.c).
+ * Parameters are read when a connection or listener is created
+ * (smbdx_conn_config_init()); changing them affects only later ones.
  *
  * Transport recovery / unload: the module cannot be unloaded while an
  * upper layer that links against it is loaded, and upper layers destroy
  * their connections and listeners before they go. What may remain are
  * release work items of connections whose last reference was just dropped,
- * so exit first drains the workqueue, then removes debugfs (waiting for
+ * so exit first unregisters the netlink family (waiting for a check in
+ * progress), then drains the workqueue, then removes debugfs (waiting for
  * readers), then unregisters the ib_client and destroys the workqueue.
  */
 
@@ -298,11 +299,20 @@ static int __init smbdx_init(void)
 	}
 
 	smbdx_debugfs_init();
+
+	rc = smbdx_ctl_init();
+	if (rc) {
+		debugfs_remove_recursive(smbdx_debugfs_root);
+		smbdx_device_exit();
+		destroy_workqueue(smbdx_wq);
+		return rc;
+	}
 	return 0;
 }
 
 static void __exit smbdx_exit(void)
 {
+	smbdx_ctl_exit();
 	drain_workqueue(smbdx_wq);
 	debugfs_remove_recursive(smbdx_debugfs_root);
 	smbdx_device_exit();

@@ -568,6 +568,73 @@ void smbdx_debugfs_init(void);
 void smbdx_debugfs_conn_add(struct smbdx_conn *conn);
 void smbdx_debugfs_conn_remove(struct smbdx_conn *conn);
 
+/* ---- netdev.c, device.c: interfaces that reach an RDMA port ---- */
+/**
+ * struct smbdx_lowers - an interface and those below it (smbdx_lowers_get())
+ * @dev: the interfaces, each with a reference
+ * @n: how many
+ */
+struct smbdx_lowers {
+	struct net_device *dev[16];
+	unsigned int n;
+};
+
+/**
+ * struct smbdx_netdev_hit - the RDMA port an interface reaches
+ * @device: the RDMA device
+ * @port: its port
+ * @through: the interface below (or equal to) the one asked about that is
+ *	on the port: the port's net device, or an IPoIB interface
+ * @verdict: the device's verdict (smbdx_dev_verdict_str())
+ * @usable: smbdirect can use the device
+ */
+struct smbdx_netdev_hit {
+	char device[IB_DEVICE_NAME_MAX];
+	u32 port;
+	char through[IFNAMSIZ];
+	const char *verdict;
+	bool usable;
+};
+
+void smbdx_lowers_get(struct net_device *ndev, struct smbdx_lowers *l);
+void smbdx_lowers_put(struct smbdx_lowers *l);
+struct net_device *smbdx_lowers_on_port(const struct smbdx_lowers *l,
+					struct ib_device *ibdev, u32 port,
+					struct net_device *pdev);
+void smbdx_port_netdevs_show(struct seq_file *m, struct ib_device *ibdev,
+			     u32 port, struct net_device *pdev);
+void smbdx_netdev_debugfs_init(struct dentry *root);
+bool smbdx_netdev_find(struct net_device *ndev, struct smbdx_netdev_hit *hit);
+
+/* ---- connect.c, ctl.c: the administrator's check ---- */
+/**
+ * struct smbdx_connect_report - how far smbdx_connect_report() got
+ * @step: the last state the connecting thread entered (RESOLVE_ADDR,
+ *	RESOLVE_ROUTE, CONNECTING, NEGOTIATING), CREATED if none
+ * @cause: on failure, the connection's cause (SMBDX_CAUSE_NONE if the
+ *	error was not the transport's: a local errno, a signal)
+ * @conn_id: on failure, the connection's number
+ * @device: on failure, the RDMA device, "" if the address never resolved
+ * @local: on failure, the local address, if the route was resolved
+ * @peer: on failure, the peer's address and port
+ */
+struct smbdx_connect_report {
+	enum smbdx_conn_state step;
+	int cause;
+	u32 conn_id;
+	char device[IB_DEVICE_NAME_MAX];
+	struct sockaddr_storage local;
+	struct sockaddr_storage peer;
+};
+
+struct smbdx_conn *smbdx_connect_report(struct net *net, const struct sockaddr *dst,
+					const struct sockaddr *src,
+					const struct smbdx_conn_config *cfg,
+					const struct smbdx_conn_ops *ops, void *ctx,
+					struct smbdx_connect_report *rep);
+int smbdx_ctl_init(void);
+void smbdx_ctl_exit(void);
+
 /* ---- test hooks (exported for KUnit and the test service) ---- */
 void smbdx_test_set_mute(struct smbdx_conn *conn, bool mute);
 u64 smbdx_test_stat(struct smbdx_conn *conn, enum smbdx_stat s);

@@ -102,6 +102,7 @@ static int put_str(struct nlbuf *b, unsigned short type, const char *s)
 static int transact(int fd, struct nlbuf *req, struct nlbuf *ans)
 {
 	struct sockaddr_nl nladdr = { .nl_family = AF_NETLINK };
+	static struct nlbuf rx;
 	struct nlmsghdr *h;
 	bool have = false;
 	ssize_t n;
@@ -111,10 +112,10 @@ static int transact(int fd, struct nlbuf *req, struct nlbuf *ans)
 		   sizeof(nladdr)) < 0)
 		return -errno;
 	for (;;) {
-		n = recv(fd, ans->data, sizeof(ans->data), 0);
+		n = recv(fd, rx.data, sizeof(rx.data), 0);
 		if (n < 0)
 			return -errno;
-		for (h = &ans->hdr; NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
+		for (h = &rx.hdr; NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
 			if (h->nlmsg_type == NLMSG_ERROR) {
 				struct nlmsgerr *e = NLMSG_DATA(h);
 
@@ -122,11 +123,11 @@ static int transact(int fd, struct nlbuf *req, struct nlbuf *ans)
 					return e->error;
 				return have ? 0 : -ENODATA;	/* the ACK */
 			}
-			if (h != &ans->hdr)
-				memmove(ans->data, h, h->nlmsg_len);
-			ans->len = ans->hdr.nlmsg_len;
-			have = true;
-			break;
+			if (!have) {
+				memcpy(ans->data, h, h->nlmsg_len);
+				ans->len = h->nlmsg_len;
+				have = true;
+			}
 		}
 	}
 }
@@ -247,8 +248,9 @@ int nl_check(const struct check_req *req, struct check_res *res, char *err,
 			continue;
 		switch (check_attrs[i].kind) {
 		case A_STR:
-			((char *)attr_data(a))[a->nla_len - NLA_HDRLEN - 1] = '\0';
-			val = attr_data(a);
+			if (a->nla_len > NLA_HDRLEN)
+				((char *)attr_data(a))[a->nla_len - NLA_HDRLEN - 1] = '\0';
+			val = a->nla_len > NLA_HDRLEN ? attr_data(a) : "";
 			break;
 		case A_U8:
 			snprintf(num, sizeof(num), "%u", *(uint8_t *)attr_data(a));

@@ -523,9 +523,9 @@ static int cmd_stats(int argc, char **argv)
 		printf("connections now %lld, listeners %lld\n", kv_num(&st, "connections"),
 		       kv_num(&st, "listeners"));
 		printf("since smbdirect was loaded:\n");
-		printf("    sent %lld messages, ", kv_num(&st, "tx_messages"));
+		printf("    sent: %lld messages, ", kv_num(&st, "tx_messages"));
 		print_bytes(kv_num(&st, "tx_bytes"));
-		printf(" inline; received %lld messages, ", kv_num(&st, "rx_messages"));
+		printf(" inline\n    received: %lld messages, ", kv_num(&st, "rx_messages"));
 		print_bytes(kv_num(&st, "rx_bytes"));
 		printf(" inline\n    RDMA read ");
 		print_bytes(kv_num(&st, "rdma_read_bytes"));
@@ -588,7 +588,7 @@ static int cmd_check(int argc, char **argv)
 	struct json j;
 	int c, rc;
 
-	optind = 1;
+	optind = 0;	/* glibc: start afresh (main's scan stopped at the command) */
 	while ((c = getopt_long(argc, argv, "p:s:t:", lo, NULL)) != -1) {
 		switch (c) {
 		case 'p':
@@ -622,7 +622,17 @@ static int cmd_check(int argc, char **argv)
 		json_obj_begin(&j, NULL);
 		json_bool(&j, "ok", res.result == 0);
 		json_str(&j, "error", res.result ? strerror(-res.result) : NULL);
-		json_str(&j, "hint", res.result ? step_hint(step, cause, res.result) : NULL);
+		hint = res.result ? step_hint(step, cause, res.result) : NULL;
+		if (hint) {
+			char *one = xstrdup(hint), *nl;
+
+			while ((nl = strchr(one, '\n')))
+				*nl = ' ';
+			json_str(&j, "hint", one);
+			free(one);
+		} else {
+			json_str(&j, "hint", NULL);
+		}
 		json_kvlist(&j, "answer", &res.attrs);
 		json_obj_end(&j);
 	} else if (!res.result) {

@@ -1,0 +1,146 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# smbdctl against what smbdirect exposes: devices and netdevs (rxe and siw
+# usable, their interfaces listed, others not RDMA capable), connections
+# and stats (every counter of the debugfs files appears with the same
+# value in --json, the human view names the connection's role, state,
+# device and counts), and check (a listener of smbd_test on rxe and on siw
+# answers, negotiated sizes reported; a port without a listener fails at
+# CONNECTING as rejected; an address no RDMA device reaches fails before
+# connecting; the failures are counted in stats). Exit 0 = pass.
+. "$(dirname "$0")/lib.sh"
+
+C=/sys/kernel/debug/smbd_test/control
+R=/sys/kernel/debug/smbd_test/result
+D=/sys/kernel/debug/smbdirect
+T=/tmp/smbdctl-test
+
+fail() {
+	echo "FAIL: $*"
+	for _f in "$T"/*; do
+		[ -f "$_f" ] && { echo "--- $_f"; cat "$_f"; }
+	done
+	echo "close all" >"$C" 2>/dev/null
+	echo "unlisten all" >"$C" 2>/dev/null
+	rmmod smbd_test 2>/dev/null
+	exit 1
+}
+
+cmd() { # cmd COMMAND...: an smbd_test command that must succeed
+	echo "$*" >"$C" || fail "smbd_test: '$*' refused"
+}
+
+# same_values FILE JSON: every "key value" line of FILE is "key": value in JSON
+same_values() {
+	while read -r _k _v; do
+		case "$_k" in "#"*) continue ;; esac
+		case "$_v" in
+		*[!0-9-]*) _j="\"$_v\"" ;;
+		*) _j=$_v ;;
+		esac
+		grep -q "^ *\"$_k\": $_j,\{0,1\}\$" "$2" ||
+			fail "$1: $_k $_v is not in $2"
+	done <"$1"
+}
+
+rm -rf "$T"
+mkdir -p "$T"
+command -v smbdctl >/dev/null || fail "smbdctl is not installed"
+
+# devices
+smbdctl devices >"$T/devices" || fail "smbdctl devices"
+grep -q "^$RXE_DEV: RoCE, SMB Direct port 445: usable$" "$T/devices" || fail "rxe line"
+grep -q "^$SIW_DEV: iWARP, SMB Direct port 5445: usable$" "$T/devices" || fail "siw line"
+grep -q "port 1: ACTIVE, netdevs $RXE_NETDEV$" "$T/devices" || fail "rxe netdevs"
+grep -q "port 1: ACTIVE, netdevs $SIW_NETDEV$" "$T/devices" || fail "siw netdevs"
+smbdctl --json devices >"$T/devices.json" || fail "smbdctl --json devices"
+for dev in "$RXE_DEV" "$SIW_DEV"; do
+	line=$(grep "^$dev " "$D/devices")
+	for kv in $(echo "$line" | cut -d' ' -f2-); do
+		k=${kv%%=*}
+		v=${kv#*=}
+		case "$k" in port[0-9]*) continue ;; esac
+		echo "$k $v"
+	done >"$T/$dev.attrs"
+	sed -n "/\"name\": \"$dev\"/,/^    }/p" "$T/devices.json" >"$T/$dev.json"
+	grep -q '"usable": true' "$T/$dev.json" || fail "$dev not usable in JSON"
+	same_values "$T/$dev.attrs" "$T/$dev.json"
+done
+grep -q "\"$RXE_NETDEV\"" "$T/$RXE_DEV.json" || fail "rxe netdev in JSON"
+
+# netdevs: the interfaces and the ports they reach
+grep -q "^$RXE_NETDEV rdma_capable=1 device=$RXE_DEV port=1 through=$RXE_NETDEV verdict=usable$" \
+	"$D/netdevs" || fail "netdevs: $RXE_NETDEV"
+grep -q "^$SIW_NETDEV rdma_capable=1 device=$SIW_DEV port=1 " "$D/netdevs" ||
+	fail "netdevs: $SIW_NETDEV"
+grep -q "^$RXE_PEER rdma_capable=0$" "$D/netdevs" || fail "netdevs: $RXE_PEER"
+grep -q "^lo rdma_capable=0$" "$D/netdevs" || fail "netdevs: lo"
+
+# connections: a named client of an echo listener, with some traffic
+modprobe smbd_test || fail "modprobe smbd_test"
+cmd listen echo "$RXE_ADDR"
+cmd listen echo "$SIW_ADDR"
+cmd open c1 "$RXE_ADDR"
+id=$(sed -n 's/^connected: conn=\([0-9]*\).*/\1/p' "$R")
+[ -n "$id" ] || fail "no connection number"
+cmd send c1 count=7 size=3000 verify=1
+smbdctl connections "$id" >"$T/conn" || fail "smbdctl connections $id"
+grep -q "^connection $id: active ESTABLISHED on $RXE_DEV (RoCE), $RXE_ADDR:[0-9]* -> $RXE_ADDR:445$" \
+	"$T/conn" || fail "connection line"
+tx=$(sed -n 's/^tx_messages //p' "$D/conn/$id/counters")
+grep -q "sent: $tx messages, " "$T/conn" || fail "sent messages ($tx)"
+grep -q "RDMA in use: no, only send/receive so far" "$T/conn" || fail "RDMA in use"
+grep -q "errors: none" "$T/conn" || fail "errors"
+smbdctl --json connections "$id" >"$T/conn.json" || fail "smbdctl --json connections"
+grep -q "\"id\": $id," "$T/conn.json" || fail "JSON id"
+grep -q '"rdma_in_use": false' "$T/conn.json" || fail "JSON rdma_in_use"
+for f in params credits mr counters; do
+	sed -n "/\"$f\": {/,/}/p" "$T/conn.json" >"$T/conn.$f.json"
+	same_values "$D/conn/$id/$f" "$T/conn.$f.json"
+done
+smbdctl connections >"$T/all" || fail "smbdctl connections"
+grep -q "^connection [0-9]*: passive ESTABLISHED on $RXE_DEV" "$T/all" ||
+	fail "the server side is not listed"
+if smbdctl connections 999999 >/dev/null; then
+	fail "a connection that does not exist was found"
+fi
+
+# check: connect and negotiate through the module's netlink family
+smbdctl check "$RXE_ADDR" >"$T/check" || fail "smbdctl check $RXE_ADDR"
+grep -q "^$RXE_ADDR: SMB Direct OK over $RXE_DEV (RoCE)" "$T/check" || fail "check rxe"
+grep -q "negotiated: max send 1364, max receive 1364" "$T/check" || fail "check sizes"
+smbdctl --json check "$SIW_ADDR" >"$T/check.json" || fail "smbdctl check $SIW_ADDR"
+for kv in '"ok": true' '"device": "siw0"' '"iwarp": 1' '"port": 5445' \
+	'"step": "ESTABLISHED"' '"max_send_size": 1364'; do
+	grep -q "$kv" "$T/check.json" || fail "check siw: no $kv"
+done
+rejected=$(sed -n 's/^rejected //p' "$D/stats")
+if smbdctl check "$RXE_ADDR" --port 7777 >"$T/check.refused"; then
+	fail "a check of a port without a listener passed"
+fi
+grep -q "FAILED at CONNECTING: Connection refused" "$T/check.refused" || fail "refused: step"
+grep -q "cause: rejected" "$T/check.refused" || fail "refused: cause"
+[ "$(sed -n 's/^rejected //p' "$D/stats")" -eq $((rejected + 1)) ] ||
+	fail "the rejected check is not counted"
+if smbdctl --json check 203.0.113.9 --timeout 3 >"$T/check.unreach"; then
+	fail "a check of an address no RDMA device reaches passed"
+fi
+grep -q '"ok": false' "$T/check.unreach" || fail "unreachable: ok"
+grep -q '"step": "RESOLVE_ADDR"' "$T/check.unreach" || fail "unreachable: step"
+
+# stats: every counter and every non-zero error of debugfs, same values
+smbdctl --json stats >"$T/stats.json" || fail "smbdctl --json stats"
+sed -n '/# errors by cause/q;p' "$D/stats" >"$T/stats.counters"
+sed -n '/# errors by cause/,$p' "$D/stats" | grep -v '^#' | grep -v ' 0$' >"$T/stats.errors"
+sed -n '/"counters": {/,/}/p' "$T/stats.json" >"$T/stats.counters.json"
+sed -n '/"errors": {/,/}/p' "$T/stats.json" >"$T/stats.errors.json"
+same_values "$T/stats.counters" "$T/stats.counters.json"
+same_values "$T/stats.errors" "$T/stats.errors.json"
+grep -q '"rejected": ' "$T/stats.errors.json" || fail "stats: rejected not listed"
+smbdctl stats | grep -q "connections ended by:.* rejected " || fail "stats human"
+
+cmd close c1
+echo "unlisten all" >"$C"
+rmmod smbd_test || fail "rmmod smbd_test"
+echo "# smbdctl devices, connections, stats, check: ok"
