@@ -59,6 +59,8 @@ main() {
 	step "make deb (debhelper, dh_dkms), lintian, dpkg-deb -c, dkms build" \
 		"$SMBD_TOP/scripts/check-deb.sh"
 	step "smbdctl against a made-up debugfs tree" "$SMBD_TOP/scripts/check-smbdctl.sh"
+	step "YNL spec of the netlink family against the schema and ctl.h" \
+		"$SMBD_TOP/scripts/check-ynl.sh"
 
 	# Build every kernel first (sequentially: each build uses all cores), then
 	# run the VMs side by side: a TCG guest keeps one host core busy, and the

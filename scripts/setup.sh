@@ -15,6 +15,8 @@ pkgs=(
 	# pahole, openssl (a test signing key), debhelper with dh_dkms, dkms,
 	# lintian
 	pahole openssl debhelper dh-dkms dkms lintian fakeroot dpkg-dev
+	# the netlink family's YNL spec against the kernel's schema
+	python3-yaml python3-jsonschema
 	# the VM and its userland
 	qemu-system-x86 busybox-static iproute2
 	# RDMA user space: rdma-core providers, verbs tools, perftest
