@@ -14,6 +14,16 @@ RXE_ADDR=192.0.2.1
 SIW_DEV=siw0
 SIW_NETDEV=smbd-d0
 SIW_ADDR=198.51.100.1
+# Stacked interfaces (tests/vm/netdev_stack.sh): a VLAN on rxe's interface,
+# and a bond whose port is a second veth with an rxe device of its own.
+VLAN_NETDEV=smbd-v0.42
+VLAN_ID=42
+VLAN_ADDR=198.18.42.1
+BOND_NETDEV=smbd-b0
+BOND_PORT=smbd-v2
+BOND_PORT_PEER=smbd-v3
+BOND_RXE_DEV=rxe1
+BOND_VLAN_NETDEV=smbd-b0.7
 DEV_WAIT_S=60
 
 say() { echo "# $*"; }
