@@ -555,6 +555,10 @@ int smbdx_conn_cm_event(struct smbdx_conn *conn, struct rdma_cm_id *id,
 {
 	pr_debug("connection %u: %s (%d)\n", conn->num,
 		 rdma_event_msg(event->event), event->status);
+	/* Lost CM messages: the timers and the peer must cope. */
+	if (event->event != RDMA_CM_EVENT_DEVICE_REMOVAL &&
+	    smbdx_fault(SMBDX_FAULT_CM_EVENT))
+		return 0;
 
 	switch (event->event) {
 	case RDMA_CM_EVENT_ADDR_RESOLVED:
@@ -869,6 +873,19 @@ u64 smbdx_test_error_count(struct smbdx_conn *conn, int cause)
 	return atomic64_read(&conn->stats.errors[cause]);
 }
 EXPORT_SYMBOL_IF_KUNIT(smbdx_test_error_count);
+
+/**
+ * smbdx_test_global_stat() - test hook: a counter summed over every
+ *	connection ever made
+ * @s: counter
+ *
+ * Return: its value.
+ */
+u64 smbdx_test_global_stat(enum smbdx_stat s)
+{
+	return atomic64_read(&smbdx_global_stats.v[s]);
+}
+EXPORT_SYMBOL_IF_KUNIT(smbdx_test_global_stat);
 
 /**
  * smbdx_test_global_error_count() - test hook: a global error counter

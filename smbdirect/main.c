@@ -298,6 +298,7 @@ static int __init smbdx_init(void)
 	}
 
 	smbdx_debugfs_init();
+	smbdx_fault_init(smbdx_debugfs_root);
 	return 0;
 }
 

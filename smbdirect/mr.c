@@ -343,12 +343,18 @@ void smbdx_mr_remote_invalidated(struct smbdx_conn *conn, u32 rkey)
  * when they failed (or were flushed); the signaled end of the chain wakes
  * the waiting registration or deregistration.
  */
-static void smbdx_mr_wr_done(struct ib_cq *cq, struct ib_wc *wc)
+static void smbdx_mr_wr_done(struct ib_cq *cq, struct ib_wc *in)
 {
-	struct smbdx_mr *mr = container_of(wc->wr_cqe, struct smbdx_mr, cqe);
+	struct smbdx_mr *mr = container_of(in->wr_cqe, struct smbdx_mr, cqe);
 	struct smbdx_conn *conn = mr->conn;
 	struct smbdx_reg *reg = mr->reg;
+	struct ib_wc injected, *wc = in;
 
+	if (!in->status && smbdx_fault(SMBDX_FAULT_MR_WC)) {
+		injected = *in;
+		injected.status = IB_WC_GENERAL_ERR;
+		wc = &injected;
+	}
 	spin_lock_bh(&conn->lock);
 	if (__smbdx_conn_wc_failed(conn, wc, SMBDX_CAUSE_MR_ERROR)) {
 		if (mr->state != SMBDX_MR_LOST)
@@ -456,7 +462,12 @@ static int smbdx_mr_post(struct smbdx_conn *conn, struct smbdx_reg *reg,
 		spin_unlock_bh(&conn->lock);
 		return conn->error ? conn->error : -ENOTCONN;
 	}
-	rc = ib_post_send(conn->id->qp, first, &bad);
+	if (smbdx_fault(SMBDX_FAULT_MR_POST)) {
+		rc = -ENOMEM;
+		bad = first;
+	} else {
+		rc = ib_post_send(conn->id->qp, first, &bad);
+	}
 	if (rc) {
 		if (bad != first) {
 			for (i = 0; i < reg->nmrs; i++)
@@ -602,7 +613,8 @@ struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
 	if (rc)
 		return ERR_PTR(rc);
 
-	reg = kzalloc(struct_size(reg, mrs, conn->nmrs), GFP_KERNEL);
+	reg = smbdx_fault(SMBDX_FAULT_REG_ALLOC) ? NULL :
+	      kzalloc(struct_size(reg, mrs, conn->nmrs), GFP_KERNEL);
 	if (!reg) {
 		rc = -ENOMEM;
 		goto out_leave;

@@ -422,7 +422,8 @@ static int smbdx_rw_chunk_start(struct smbdx_conn *conn, struct smbdx_rw_op *op,
 	int npages, n, rc;
 	ssize_t got;
 
-	ch = kzalloc(sizeof(*ch), GFP_KERNEL);
+	ch = smbdx_fault(SMBDX_FAULT_RW_ALLOC) ? NULL :
+	     kzalloc(sizeof(*ch), GFP_KERNEL);
 	if (!ch)
 		return -ENOMEM;
 	ch->conn = conn;
@@ -483,7 +484,12 @@ static int smbdx_rw_chunk_start(struct smbdx_conn *conn, struct smbdx_rw_op *op,
 	/* Valid from the REG_MR on, until the final LOCAL_INV completes. */
 	if (ch->lmr)
 		ch->lmr->need_inval = true;
-	rc = ib_post_send(conn->id->qp, first, &bad);
+	if (smbdx_fault(SMBDX_FAULT_RW_POST)) {
+		rc = -ENOMEM;
+		bad = first;
+	} else {
+		rc = ib_post_send(conn->id->qp, first, &bad);
+	}
 	if (rc) {
 		atomic_dec(&op->pending);
 		if (bad != first) {

@@ -42,6 +42,7 @@
 #include "credits.h"
 #include "frag.h"
 #include "devlimits.h"
+#include "fault.h"
 
 struct dentry;
 struct sg_table;
@@ -573,6 +574,7 @@ void smbdx_test_set_mute(struct smbdx_conn *conn, bool mute);
 u64 smbdx_test_stat(struct smbdx_conn *conn, enum smbdx_stat s);
 u64 smbdx_test_error_count(struct smbdx_conn *conn, int cause);
 u64 smbdx_test_global_error_count(int cause);
+u64 smbdx_test_global_stat(enum smbdx_stat s);
 int smbdx_test_cause(struct smbdx_conn *conn);
 u64 smbdx_test_held_bytes(struct smbdx_conn *conn);
 
