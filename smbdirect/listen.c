@@ -56,6 +56,7 @@ void smbdx_listener_detach(struct smbdx_conn *conn)
 	conn->listener = NULL;
 	spin_lock_bh(&lis->lock);
 	list_del_init(&conn->lnode);
+	lis->nconns--;
 	if (list_empty(&lis->conns))
 		wake_up_all(&lis->wq);
 	spin_unlock_bh(&lis->lock);
@@ -70,14 +71,25 @@ static int smbdx_listener_connect_request(struct smbdx_listener *lis,
 	struct smbdx_ird_ord_hdr hdr;
 	enum smbdx_ird_ord_kind kind;
 	struct smbdx_conn *conn;
-	bool dying;
+	bool dying, busy;
 	int rc;
 
+	/*
+	 * Peers that have not negotiated yet (and connections of this
+	 * listener still being torn down) are bounded: an unauthenticated
+	 * peer cannot make the listener hold more than max_negotiating.
+	 */
 	spin_lock_bh(&lis->lock);
 	dying = lis->dying;
+	busy = lis->nconns >= READ_ONCE(smbdx_max_negotiating);
 	spin_unlock_bh(&lis->lock);
 	if (dying)
 		return -ECONNREFUSED;
+	if (busy) {
+		atomic64_inc(&lis->refused);
+		atomic64_inc(&lis->over_limit);
+		return -ECONNREFUSED;
+	}
 
 	conn = smbdx_conn_alloc(SMBDX_ROLE_PASSIVE, &lis->cfg);
 	if (!conn)
@@ -128,6 +140,7 @@ static int smbdx_listener_connect_request(struct smbdx_listener *lis,
 
 	spin_lock_bh(&lis->lock);
 	list_add_tail(&conn->lnode, &lis->conns);
+	lis->nconns++;
 	spin_unlock_bh(&lis->lock);
 
 	/*
@@ -144,6 +157,7 @@ static int smbdx_listener_connect_request(struct smbdx_listener *lis,
 		id->context = lis;
 		spin_lock_bh(&lis->lock);
 		list_del_init(&conn->lnode);
+		lis->nconns--;
 		spin_unlock_bh(&lis->lock);
 		goto refuse;
 	}

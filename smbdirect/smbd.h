@@ -61,6 +61,8 @@ struct smbdx_device {
 
 /* ---- module parameters (main.c) ---- */
 extern unsigned int smbdx_mr_pool_max;
+extern unsigned int smbdx_mr_max_total;
+extern unsigned int smbdx_max_negotiating;
 extern unsigned int smbdx_rw_ctxs;
 extern unsigned int smbdx_rw_max_descs;
 extern unsigned int smbdx_destroy_drain_ms;
@@ -433,6 +435,9 @@ struct smbdx_conn {
  * @port: the port listened on
  * @accepted: connections handed to the upper layer
  * @refused: connections refused or failed before the hand-over
+ * @over_limit: connect requests refused because @nconns had reached
+ *	max_negotiating
+ * @nconns: connections on @conns
  * @remove_work: destroys @id after a DEVICE_REMOVAL CM event
  */
 struct smbdx_listener {
@@ -455,6 +460,8 @@ struct smbdx_listener {
 	int port;
 	atomic64_t accepted;
 	atomic64_t refused;
+	atomic64_t over_limit;
+	u32 nconns;
 	struct work_struct remove_work;
 };
 
