@@ -36,8 +36,9 @@ enum fl_op {
 	FL_OP_CONNECT,		/* a third client connects */
 };
 
+/* The device first: the live helpers read test->param_value as a tl_dev. */
 struct fl_case {
-	const struct tl_dev *dev;
+	struct tl_dev dev;
 	enum smbdx_fault fault;
 	enum fl_op op;
 	enum fl_outcome outcome;
@@ -64,14 +65,15 @@ static const struct {
 
 static struct fl_case fl_cases[ARRAY_SIZE(tl_devs) * ARRAY_SIZE(fl_points)];
 
-static const struct fl_case *fl_gen_params(const struct fl_case *prev, char *desc)
+static const void *fl_gen_params(const void *prev, char *desc)
 {
-	const struct fl_case *c = prev ? prev + 1 : fl_cases;
+	const struct fl_case *c = prev ? (const struct fl_case *)prev + 1 :
+					 fl_cases;
 	size_t i;
 
 	if (!prev) {
 		for (i = 0; i < ARRAY_SIZE(fl_cases); i++) {
-			fl_cases[i].dev = &tl_devs[i / ARRAY_SIZE(fl_points)];
+			fl_cases[i].dev = tl_devs[i / ARRAY_SIZE(fl_points)];
 			fl_cases[i].fault = fl_points[i % ARRAY_SIZE(fl_points)].fault;
 			fl_cases[i].op = fl_points[i % ARRAY_SIZE(fl_points)].op;
 			fl_cases[i].outcome = fl_points[i % ARRAY_SIZE(fl_points)].outcome;
@@ -80,7 +82,7 @@ static const struct fl_case *fl_gen_params(const struct fl_case *prev, char *des
 	}
 	if (c >= fl_cases + ARRAY_SIZE(fl_cases))
 		return NULL;
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s %s", c->dev->kind,
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s %s", c->dev.kind,
 		 smbdx_fault_name(c->fault));
 	return c;
 }
@@ -143,6 +145,7 @@ static void fl_fault_point(struct kunit *test)
 	struct tl_pair p;
 	struct smbdx_conn *conn;
 	u8 *buf, *data;
+	void *fault;
 	int rc = 0, i;
 	u32 n;
 
@@ -161,8 +164,17 @@ static void fl_fault_point(struct kunit *test)
 		KUNIT_ASSERT_FALSE(test, IS_ERR(reg));
 	}
 
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, fl_disarm,
-				(void *)(unsigned long)c->fault), 0);
+	fault = (void *)(unsigned long)c->fault;
+	/*
+	 * Both pairs idle before the point is armed: one round trip each,
+	 * then time for the credit messages it causes to settle, so that
+	 * only the operation below can reach the point.
+	 */
+	fl_both_ways(test, p.cli, p.srvc, data, 1);
+	fl_both_ways(test, cli2, srvc2, data, 3);
+	msleep(200);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, fl_disarm, fault),
+			0);
 	smbdx_fault_arm(c->fault, 1);
 	switch (c->op) {
 	case FL_OP_SEND:
@@ -198,6 +210,9 @@ static void fl_fault_point(struct kunit *test)
 			smbdx_destroy(conn);
 		break;
 	}
+	/* A receive-side point fires when the peer gets to it. */
+	for (i = 0; i < timeout_ms / 20 && smbdx_fault_left(c->fault); i++)
+		msleep(20);
 	KUNIT_EXPECT_EQ_MSG(test, smbdx_fault_left(c->fault), 0,
 			    "fault point %s never fired", smbdx_fault_name(c->fault));
 	smbdx_fault_arm(c->fault, 0);
@@ -243,7 +258,23 @@ static void fl_fault_point(struct kunit *test)
 			reclaimed);
 }
 
+/* Disarmed (the default), no point fails: traffic flows, nothing fires. */
+static void fl_disarmed_by_default(struct kunit *test)
+{
+	struct tl_pair p;
+	u8 *buf = tl_kvmalloc(test, FL_SIZE);
+	int f;
+
+	tl_pair_up(test, &p, NULL, NULL);
+	for (f = 0; f < SMBDX_FAULT_COUNT; f++)
+		KUNIT_EXPECT_STRNEQ(test, smbdx_fault_name(f), "unknown");
+	fl_both_ways(test, p.cli, p.srvc, buf, 30);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.cli), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.srvc), 0);
+}
+
 static struct kunit_case fl_cases_list[] = {
+	KUNIT_CASE_PARAM(fl_disarmed_by_default, tl_dev_gen_params),
 	KUNIT_CASE_PARAM_ATTR(fl_fault_point, fl_gen_params, { .speed = KUNIT_SPEED_SLOW }),
 	{}
 };

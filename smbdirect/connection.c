@@ -279,6 +279,8 @@ void __smbdx_conn_fail(struct smbdx_conn *conn, int err, int cause)
 
 	conn->error = err;
 	conn->cause = cause;
+	/* A concrete failure found later is the better cause. */
+	conn->cause_provisional = cause == SMBDX_CAUSE_PEER_DISCONNECT;
 	trace_smbdx_error(conn, err, cause);
 	if (cause > 0 && cause < SMBDX_CAUSE_COUNT) {
 		atomic64_inc(&conn->stats.errors[cause]);
@@ -367,7 +369,10 @@ static bool smbdx_conn_no_waiters(struct smbdx_conn *conn)
  * queues on the peer's disconnect before the CM reports it), so the cause
  * is a peer disconnect (-ECONNRESET); after a local failure the flush only
  * finishes teardown and changes nothing (the first error sticks). Any
- * other status is an error of @cause (-EIO).
+ * other status is an error of @cause (-EIO); if it comes after a flush or
+ * a peer disconnect that was the first error, it is what started them,
+ * and it becomes the cause (the errno the upper layer sees does not
+ * change).
  *
  * Context: completion handler (softirq), conn->lock held.
  *
@@ -379,10 +384,28 @@ bool __smbdx_conn_wc_failed(struct smbdx_conn *conn, const struct ib_wc *wc,
 	lockdep_assert_held(&conn->lock);
 	if (likely(wc->status == IB_WC_SUCCESS))
 		return false;
-	if (wc->status == IB_WC_WR_FLUSH_ERR)
+	if (wc->status == IB_WC_WR_FLUSH_ERR) {
 		__smbdx_conn_fail(conn, -ECONNRESET, SMBDX_CAUSE_PEER_DISCONNECT);
-	else
+	} else if (conn->cause_provisional) {
+		/*
+		 * A flush or the peer's disconnect came first (one CQ for
+		 * both queues: the receive queue's flushes may be polled
+		 * before the send queue's error; the peer may disconnect
+		 * because of what this work request did), but this failure
+		 * is what started it: it is the cause. The error reported to
+		 * the upper layer stays the first one.
+		 */
+		conn->cause_provisional = false;
+		atomic64_dec(&conn->stats.errors[conn->cause]);
+		atomic64_dec(&smbdx_global_stats.errors[conn->cause]);
+		conn->cause = cause;
+		atomic64_inc(&conn->stats.errors[cause]);
+		atomic64_inc(&smbdx_global_stats.errors[cause]);
+		trace_smbdx_error(conn, conn->error, cause);
+		smbdx_conn_log_error(conn, cause);
+	} else {
 		__smbdx_conn_fail(conn, -EIO, cause);
+	}
 	return true;
 }
 

@@ -8,7 +8,7 @@
  * fails until an administrator or a test arms it; verbose is 1 (one line
  * per injected failure, no stack trace).
  *
- * Concurrency: should_fail_ex() may run in any context; arming a point
+ * Concurrency: should_fail() may run in any context; arming a point
  * while the transport runs is what the framework is for.
  */
 
@@ -46,7 +46,7 @@ static const char * const smbdx_fault_names[SMBDX_FAULT_COUNT] = {
  */
 bool smbdx_fault(enum smbdx_fault f)
 {
-	return should_fail_ex(&smbdx_faults[f], 1, 0);
+	return should_fail(&smbdx_faults[f], 1);
 }
 
 /**

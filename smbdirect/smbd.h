@@ -325,6 +325,7 @@ struct smbdx_conn {
 	bool loss_notified;
 	bool upcalls_off;
 	bool test_mute;
+	bool cause_provisional;		/* a peer disconnect, maybe a symptom */
 	u32 waiters;			/* API calls inside send/recv */
 	bool send_blocked;
 	bool recv_gated;
