@@ -53,6 +53,8 @@ DEFINE_MUTEX(smbdx_conns_lock);
 LIST_HEAD(smbdx_conns);
 
 static atomic_t smbdx_conn_nums = ATOMIC_INIT(0);
+/* Connection objects allocated and not yet freed (debugfs stats). */
+atomic_t smbdx_conns_alive = ATOMIC_INIT(0);
 
 static const char * const smbdx_state_names[SMBDX_CS_COUNT] = {
 	"CREATED", "RESOLVE_ADDR", "RESOLVE_ROUTE", "CONNECTING", "NEGOTIATING",
@@ -98,6 +100,7 @@ struct smbdx_conn *smbdx_conn_alloc(enum smbdx_role role,
 	if (!conn)
 		return NULL;
 
+	atomic_inc(&smbdx_conns_alive);
 	conn->kind = SMBDX_OBJ_CONN;
 	conn->num = atomic_inc_return(&smbdx_conn_nums);
 	kref_init(&conn->ref);
@@ -174,6 +177,7 @@ static void smbdx_conn_release_work(struct work_struct *w)
 	smbdx_ready_flush(conn);
 	kfree(conn->mrs);
 	kfree(conn);
+	atomic_dec(&smbdx_conns_alive);
 }
 
 /**
@@ -909,6 +913,17 @@ u64 smbdx_test_global_stat(enum smbdx_stat s)
 	return atomic64_read(&smbdx_global_stats.v[s]);
 }
 EXPORT_SYMBOL_IF_KUNIT(smbdx_test_global_stat);
+
+/**
+ * smbdx_test_conns_alive() - test hook: connection objects not yet freed
+ *
+ * Return: their number, on every listener and owner.
+ */
+int smbdx_test_conns_alive(void)
+{
+	return atomic_read(&smbdx_conns_alive);
+}
+EXPORT_SYMBOL_IF_KUNIT(smbdx_test_conns_alive);
 
 /**
  * smbdx_test_global_error_count() - test hook: a global error counter

@@ -63,6 +63,7 @@ static int smbdx_stats_show(struct seq_file *m, void *unused)
 	mutex_unlock(&smbdx_listeners_lock);
 
 	seq_printf(m, "connections %d\n", nconn);
+	seq_printf(m, "connections_allocated %d\n", atomic_read(&smbdx_conns_alive));
 	seq_printf(m, "listeners %d\n", nlis);
 	smbdx_show_stats(m, &smbdx_global_stats);
 	seq_puts(m, "# errors by cause\n");

@@ -478,6 +478,7 @@ bool smbdx_device_limits(struct ib_device *ibdev, struct smbdx_dev_limits *out);
 
 /* ---- connection.c ---- */
 extern struct mutex smbdx_conns_lock;
+extern atomic_t smbdx_conns_alive;
 extern struct list_head smbdx_conns;
 
 struct smbdx_conn *smbdx_conn_alloc(enum smbdx_role role,
@@ -583,6 +584,7 @@ u64 smbdx_test_stat(struct smbdx_conn *conn, enum smbdx_stat s);
 u64 smbdx_test_error_count(struct smbdx_conn *conn, int cause);
 u64 smbdx_test_global_error_count(int cause);
 u64 smbdx_test_global_stat(enum smbdx_stat s);
+int smbdx_test_conns_alive(void);
 int smbdx_test_cause(struct smbdx_conn *conn);
 u64 smbdx_test_held_bytes(struct smbdx_conn *conn);
 
