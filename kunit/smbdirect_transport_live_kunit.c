@@ -33,6 +33,7 @@
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
 #include <linux/wait.h>
@@ -1208,6 +1209,36 @@ static void smbdx_netdev_capable(struct kunit *test)
 	dev_put(ndev);
 }
 
+/*
+ * ksmbd asks with the RTNL held (FSCTL_QUERY_NETWORK_INTERFACE_INFO), and
+ * debugfs "devices" queries the ports, which takes the RTNL on rxe and siw:
+ * both in one case, so that lockdep sees both lock orders in every run.
+ */
+static void smbdx_netdev_capable_under_rtnl(struct kunit *test)
+{
+	const struct tl_dev *d = test->param_value;
+	struct seq_file m = {};
+	struct net_device *ndev;
+	struct sockaddr_in sin;
+	bool yes;
+
+	tl_addr(test, d, &sin);
+	m.size = PAGE_SIZE;
+	m.buf = kunit_kzalloc(test, m.size + 1, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m.buf);
+	KUNIT_ASSERT_EQ(test, smbdx_devices_show(&m, NULL), 0);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(m.buf, *d->dev), "%s not in:\n%s",
+				  *d->dev, m.buf);
+
+	ndev = dev_get_by_name(&init_net, *d->netdev);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, ndev, "no net device %s", *d->netdev);
+	rtnl_lock();
+	yes = smbdx_netdev_rdma_capable(ndev);
+	rtnl_unlock();
+	dev_put(ndev);
+	KUNIT_EXPECT_TRUE(test, yes);
+}
+
 static struct tl_raw *tl_raw_new(struct kunit *test)
 {
 	struct tl_raw *raw = kunit_kzalloc(test, sizeof(*raw), GFP_KERNEL);
@@ -1332,6 +1363,7 @@ static void smbdx_active_bad_responses(struct kunit *test)
 
 static struct kunit_case smbdx_transport_live_cases[] = {
 	KUNIT_CASE_PARAM(smbdx_netdev_capable, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbdx_netdev_capable_under_rtnl, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_negotiate_both_ways, tl_dev_gen_params),
 	KUNIT_CASE_PARAM_ATTR(smbdx_size_classes_both_ways, tl_dev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
