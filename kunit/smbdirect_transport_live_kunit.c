@@ -15,7 +15,9 @@
  * each checking its per-cause counter; 10,000 checked messages; three-credit
  * windows both ways; a receiver that stops reading; keepalive exchange and
  * idle disconnect with short timers; a peer that disconnects mid-stream;
- * 64 connections at once.
+ * 64 connections at once; the RDMA capability of a net device, also with
+ * the RTNL held (as ksmbd asks); the IPv4 wildcard address with port 0,
+ * which listens on each device at that device's default port only.
  *
  * A missing device, an address on another device, or a step that does not
  * finish within timeout_ms fails the case: nothing here skips.
@@ -1239,6 +1241,62 @@ static void smbdx_netdev_capable_under_rtnl(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, yes);
 }
 
+/*
+ * The IPv4 wildcard address with port 0 listens on every device at that
+ * device's default port and nowhere else: a client reaches the rxe address
+ * on 445 and the siw address on 5445 (the accepted connections carry the
+ * wildcard listener's context), but not the other port of either. Once the
+ * listener is destroyed, neither default port answers.
+ */
+static void smbdx_listen_each_device_port(struct kunit *test)
+{
+	struct sockaddr_in any = { .sin_family = AF_INET };
+	struct smbdx_conn_config cfg;
+	struct smbdx_conn_info info;
+	struct smbdx_conn *conn;
+	struct tl_server *srv;
+	struct sockaddr_in sin;
+	unsigned int i;
+	u16 port;
+
+	smbdx_conn_config_init(&cfg);
+	cfg.negotiate_timeout_ms = 5000;
+	srv = tl_listen(test, &any, NULL, &tl_pull_ops);
+	KUNIT_EXPECT_EQ(test, smbdx_listener_port(srv->lis), 0);
+	for (i = 0; i < ARRAY_SIZE(tl_devs); i++) {
+		const struct tl_dev *d = &tl_devs[i];
+
+		port = d->iwarp ? SMBDX_PORT_IWARP : SMBDX_PORT_IB;
+		tl_addr(test, d, &sin);
+		conn = tl_connect(test, &sin, &cfg, NULL, NULL);
+		KUNIT_ASSERT_EQ(test, smbdx_conn_query(conn, &info), 0);
+		KUNIT_EXPECT_EQ_MSG(test, ntohs(((struct sockaddr_in *)&info.peer)->sin_port),
+				    port, "%s", *d->dev);
+		tl_accepted(test, srv, i);
+
+		sin.sin_port = htons(d->iwarp ? SMBDX_PORT_IB : SMBDX_PORT_IWARP);
+		conn = smbdx_connect(&init_net, (struct sockaddr *)&sin, NULL, &cfg,
+				     NULL, NULL);
+		KUNIT_EXPECT_TRUE_MSG(test, IS_ERR(conn), "%s: %pISpc answered",
+				      *d->dev, &sin);
+		if (!IS_ERR(conn))
+			smbdx_destroy(conn);
+	}
+	KUNIT_EXPECT_EQ(test, tl_nconns(srv), (int)ARRAY_SIZE(tl_devs));
+
+	/* Destroy it now (the deferred action then finds nothing to do). */
+	kunit_release_action(test, tl_listener_destroy, srv->lis);
+	for (i = 0; i < ARRAY_SIZE(tl_devs); i++) {
+		tl_addr(test, &tl_devs[i], &sin);
+		conn = smbdx_connect(&init_net, (struct sockaddr *)&sin, NULL, &cfg,
+				     NULL, NULL);
+		KUNIT_EXPECT_TRUE_MSG(test, IS_ERR(conn), "%s answered after destroy",
+				      *tl_devs[i].dev);
+		if (!IS_ERR(conn))
+			smbdx_destroy(conn);
+	}
+}
+
 static struct tl_raw *tl_raw_new(struct kunit *test)
 {
 	struct tl_raw *raw = kunit_kzalloc(test, sizeof(*raw), GFP_KERNEL);
@@ -1364,6 +1422,7 @@ static void smbdx_active_bad_responses(struct kunit *test)
 static struct kunit_case smbdx_transport_live_cases[] = {
 	KUNIT_CASE_PARAM(smbdx_netdev_capable, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_netdev_capable_under_rtnl, tl_dev_gen_params),
+	KUNIT_CASE(smbdx_listen_each_device_port),
 	KUNIT_CASE_PARAM(smbdx_negotiate_both_ways, tl_dev_gen_params),
 	KUNIT_CASE_PARAM_ATTR(smbdx_size_classes_both_ways, tl_dev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),

@@ -59,6 +59,8 @@ static int smbdx_ib_add(struct ib_device *ibdev)
 
 	dev_info(&ibdev->dev, "smbdirect: added (%s)\n",
 		 smbdx_dev_verdict_str(sdev->limits.verdict));
+	/* Wildcard listeners with port 0 listen on it too. */
+	smbdx_lgroups_kick();
 	return 0;
 }
 
@@ -75,6 +77,7 @@ static void smbdx_ib_remove(struct ib_device *ibdev, void *client_data)
 
 	dev_info(&ibdev->dev, "smbdirect: removed\n");
 	kfree(sdev);
+	smbdx_lgroups_kick();
 }
 
 static struct ib_client smbdx_ib_client = {
@@ -232,6 +235,58 @@ bool smbdx_device_limits(struct ib_device *ibdev, struct smbdx_dev_limits *out)
 	}
 	mutex_unlock(&smbdx_devices_lock);
 	return found;
+}
+
+/**
+ * smbdx_devices_netdevs() - the net devices of the usable devices' ports
+ * @net: only net devices in this namespace
+ * @out: set to a kcalloc()ed array the caller frees, after dev_put() on
+ *	each entry's net device
+ *
+ * For listening on every device at its default port (listen_dev.c).
+ *
+ * Context: process, may sleep; takes smbdx_devices_lock.
+ *
+ * Return: the number of entries, or -ENOMEM.
+ */
+int smbdx_devices_netdevs(struct net *net, struct smbdx_dev_netdev **out)
+{
+	struct smbdx_dev_netdev *nd;
+	struct smbdx_device *sdev;
+	struct net_device *ndev;
+	unsigned int max = 0;
+	int n = 0;
+	u32 port;
+
+	mutex_lock(&smbdx_devices_lock);
+	list_for_each_entry(sdev, &smbdx_devices, list)
+		max += rdma_end_port(sdev->ibdev) - rdma_start_port(sdev->ibdev) + 1;
+	nd = kcalloc(max(max, 1U), sizeof(*nd), GFP_KERNEL);
+	if (!nd) {
+		mutex_unlock(&smbdx_devices_lock);
+		return -ENOMEM;
+	}
+	list_for_each_entry(sdev, &smbdx_devices, list) {
+		if (sdev->limits.verdict != SMBDX_DEV_OK)
+			continue;
+		rdma_for_each_port(sdev->ibdev, port) {
+			ndev = ib_device_get_netdev(sdev->ibdev, port);
+			if (!ndev)
+				continue;
+			if (!net_eq(dev_net(ndev), net)) {
+				dev_put(ndev);
+				continue;
+			}
+			nd[n].ndev = ndev;
+			nd[n].ibdev = sdev->ibdev;
+			nd[n].port = sdev->limits.iwarp ? READ_ONCE(smbdx_iwarp_port) :
+				     READ_ONCE(smbdx_ib_port);
+			n++;
+		}
+	}
+	mutex_unlock(&smbdx_devices_lock);
+	*out = nd;
+	return n;
 }
 
 /**
