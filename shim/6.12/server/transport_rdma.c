@@ -6,9 +6,9 @@
  * ksmbd.ko and holds no RDMA logic of its own.
  *
  * Normal operation:
- *  - ksmbd_rdma_init() starts smbdirect listeners on the wildcard address
- *    (see ksmbd_rdma_listen_all() for the ports) in pull mode. smbdirect
- *    accepts the RDMA connection and negotiates SMB Direct; then
+ *  - ksmbd_rdma_init() starts an smbdirect listener in pull mode on every
+ *    device at the device's own port. smbdirect accepts the RDMA
+ *    connection and negotiates SMB Direct; then
  *    ksmbd_rdma_accept() creates the ksmbd_transport and ksmbd_conn and
  *    starts ksmbd's connection thread, as the TCP transport does.
  *  - ksmbd reads a byte stream of RFC 1002 framed PDUs. .read presents each
@@ -91,7 +91,7 @@ struct ksmbd_rdma_transport {
 
 static unsigned int ksmbd_rdma_max_io_size = KSMBD_RDMA_DEF_IOSIZE;
 
-static struct smbdx_listener *ksmbd_rdma_listeners[2];
+static struct smbdx_listener *ksmbd_rdma_listener;
 
 static const struct ksmbd_transport_ops ksmbd_rdma_transport_ops;
 
@@ -342,50 +342,39 @@ static const struct ksmbd_transport_ops ksmbd_rdma_transport_ops = {
 	.free_transport	= ksmbd_rdma_free_transport,
 };
 
-static struct smbdx_listener *
-ksmbd_rdma_listen(u16 port, const struct smbdx_conn_config *cfg)
-{
-	struct sockaddr_in sin = {
-		.sin_family = AF_INET,
-		.sin_addr.s_addr = htonl(INADDR_ANY),
-		.sin_port = htons(port),
-	};
-	struct smbdx_listener *lis;
-
-	lis = smbdx_listen(&init_net, (struct sockaddr *)&sin, cfg,
-			   &ksmbd_rdma_listener_ops, NULL);
-	if (IS_ERR(lis)) {
-		pr_err("cannot listen on port %u: %ld\n", port, PTR_ERR(lis));
-		return NULL;
-	}
-	ksmbd_debug(RDMA, "listening on port %u\n", port);
-	return lis;
-}
-
 /**
  * ksmbd_rdma_init() - start listening for SMB Direct clients
  *
- * Listens on every RDMA device, present or added later: on port 5445, the
- * iWARP port, and on 445, the InfiniBand/RoCE port.
+ * Listens on every RDMA device, present or added later, at the device's
+ * own port: 445 on InfiniBand/RoCE, 5445 on iWARP ([MS-SMBD] 1.9), and
+ * only there. smbdirect does that for the wildcard address with port 0
+ * (one listener per address of each device): a wildcard listener on 445
+ * would collide on iWARP devices with ksmbd's own TCP listener on 445.
  *
  * Context: process, ksmbd's init_lock held.
  *
- * Return: 0, or a negative errno if no listener could be started.
+ * Return: 0, or a negative errno if smbdirect could not start listening.
  */
 int ksmbd_rdma_init(void)
 {
-	static const u16 ports[] = { KSMBD_RDMA_PORT_IWARP, KSMBD_RDMA_PORT_IB };
+	struct sockaddr_in any = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_ANY),
+	};
 	struct smbdx_conn_config cfg;
-	int i, n = 0;
+	struct smbdx_listener *lis;
 
 	smbdx_conn_config_init(&cfg);
 	cfg.proto.max_read_write_size = get_smbd_max_read_write_size();
-	for (i = 0; i < ARRAY_SIZE(ports); i++) {
-		ksmbd_rdma_listeners[i] = ksmbd_rdma_listen(ports[i], &cfg);
-		if (ksmbd_rdma_listeners[i])
-			n++;
+	lis = smbdx_listen(&init_net, (struct sockaddr *)&any, &cfg,
+			   &ksmbd_rdma_listener_ops, NULL);
+	if (IS_ERR(lis)) {
+		pr_err("cannot listen: %ld\n", PTR_ERR(lis));
+		return PTR_ERR(lis);
 	}
-	return n ? 0 : -ENODEV;
+	ksmbd_rdma_listener = lis;
+	ksmbd_debug(RDMA, "listening on every RDMA device\n");
+	return 0;
 }
 
 /**
@@ -397,19 +386,15 @@ int ksmbd_rdma_init(void)
  */
 void ksmbd_rdma_stop_listening(void)
 {
-	int i;
-
-	for (i = 0; i < ARRAY_SIZE(ksmbd_rdma_listeners); i++) {
-		if (ksmbd_rdma_listeners[i])
-			smbdx_listener_destroy(ksmbd_rdma_listeners[i]);
-		ksmbd_rdma_listeners[i] = NULL;
-	}
+	if (ksmbd_rdma_listener)
+		smbdx_listener_destroy(ksmbd_rdma_listener);
+	ksmbd_rdma_listener = NULL;
 }
 
 /**
  * ksmbd_rdma_destroy() - release what ksmbd_rdma_init() set up
  *
- * Nothing is left once the listeners are gone: connections are freed with
+ * Nothing is left once the listener is gone: connections are freed with
  * their ksmbd_conn.
  *
  * Context: process.
