@@ -17,18 +17,22 @@
 #   --symvers FILE  Module.symvers of smbdirect.ko built against DIR
 #                   (default: ./Module.symvers of an in-tree `make`)
 #   --src DIR       kernel source tree holding fs/smb (default: DIR/source,
-#                   DIR itself, or Debian's linux-source-6.12 unpacked under
-#                   the project cache)
+#                   DIR itself, Debian's linux-source-6.12 unpacked under
+#                   the project cache, or fs/smb taken from
+#                   /usr/src/linux-source-6.12.tar.xz)
 #   --out DIR       build directory (default: out/smb-<kernel release>);
 #                   the modules end up in DIR/fs/smb/{client,server}
 #   --install       also install them under /lib/modules/<release>/updates
-#                   (INSTALL_MOD_PATH is honoured) and run depmod, so
-#                   `modprobe cifs` and `modprobe ksmbd` load them; the
+#                   and smbdirect.ko (smbdirect/smbdirect.ko next to the
+#                   Module.symvers given) under extra/, then run depmod
+#                   (INSTALL_MOD_PATH is honoured), so `modprobe cifs` and
+#                   `modprobe ksmbd` load ours and pull in smbdirect; the
 #                   kernel's own stay in kernel/fs/smb, loadable by path
 #
 # The shims are compiled with W=1 first, and any warning fails the build;
-# cifs's and ksmbd's own sources are built as the kernel builds them. The built modules are checked
-# with modinfo: they must depend on smbdirect and import its namespace.
+# cifs's and ksmbd's own sources are built as the kernel builds them. The
+# built modules are checked with modinfo: they must depend on smbdirect and
+# import its namespace.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -42,7 +46,7 @@ main() {
 		--src) ksrc=$2; shift 2 ;;
 		--out) out=$2; shift 2 ;;
 		--install) install=1; shift ;;
-		-h|--help) sed -n '3,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+		-h|--help) sed -n '3,/^set -e/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
 		*) die "unknown argument: $1" ;;
 		esac
 	done
@@ -72,11 +76,27 @@ main() {
 			fi
 		done
 	fi
+	local tarball=/usr/src/linux-source-6.12.tar.xz
+	if [ -z "$ksrc" ] && [ -f "$tarball" ]; then
+		# Only what the build needs: fs/smb, two fs/nls headers, the
+		# top Makefile (for the version).
+		ksrc="$SMBD_CACHE/src/fs-smb-$(smbd_kernel_pkgver)"
+		if [ ! -f "$ksrc/fs/smb/client/smbdirect.c" ]; then
+			say "taking fs/smb from $tarball"
+			rm -rf "$ksrc"
+			mkdir -p "$ksrc"
+			tar -xf "$tarball" -C "$ksrc" --strip-components=1 --wildcards \
+				--no-wildcards-match-slash \
+				'*/Makefile' '*/fs/smb' '*/fs/nls/nls_ucs2_*.h' ||
+				die "cannot unpack $tarball"
+		fi
+	fi
 	[ -n "$ksrc" ] && [ -f "$ksrc/fs/smb/client/smbdirect.c" ] ||
 		die "no kernel source with fs/smb found; give --src (Debian: apt-get install linux-source-6.12)"
 	ksrc=$(readlink -f "$ksrc")
 	local sver
-	sver=$(make -s -C "$ksrc" kernelversion 2>/dev/null || true)
+	sver=$(awk '/^VERSION =/ { v = $3 } /^PATCHLEVEL =/ { p = $3 }
+		/^SUBLEVEL =/ { s = $3 } END { print v "." p "." s }' "$ksrc/Makefile")
 	case "$krel" in
 	"$sver"*) ;;
 	*) say "warning: fs/smb from $ksrc ($sver) for kernel $krel" ;;
@@ -155,8 +175,14 @@ EOF
 	say "built $out/fs/smb/client/cifs.ko and $out/fs/smb/server/ksmbd.ko"
 
 	if [ "$install" -eq 1 ]; then
+		local sko mdir="${INSTALL_MOD_PATH:-}/lib/modules/$krel"
+		sko="$(dirname "$symvers")/smbdirect/smbdirect.ko"
+		[ -f "$sko" ] || die "no $sko to install"
+		install -D -m 644 "$sko" "$mdir/extra/smbdirect.ko"
 		"${kmake[@]}" INSTALL_MOD_DIR=updates modules_install
-		say "installed under ${INSTALL_MOD_PATH:-}/lib/modules/$krel/updates"
+		depmod ${INSTALL_MOD_PATH:+-b "$INSTALL_MOD_PATH"} "$krel"
+		say "installed $mdir/extra/smbdirect.ko, $mdir/updates/{cifs,ksmbd}.ko"
+		say "modprobe cifs now loads $(modinfo ${INSTALL_MOD_PATH:+-b "$INSTALL_MOD_PATH"} -k "$krel" -n cifs)"
 	fi
 }
 
