@@ -29,7 +29,8 @@
 #                   `modprobe ksmbd` load ours and pull in smbdirect; the
 #                   kernel's own stay in kernel/fs/smb, loadable by path
 #
-# The shims are compiled with W=1 first, and any warning fails the build;
+# The shims are compiled with W=1 (and checked with sparse, if installed)
+# first, and any warning fails the build;
 # cifs's and ksmbd's own sources are built as the kernel builds them. The
 # built modules are checked with modinfo: they must depend on smbdirect and
 # import its namespace.
@@ -149,10 +150,13 @@ EOF
 		CONFIG_CIFS=m CONFIG_SMB_SERVER=m
 		CONFIG_CIFS_SMB_DIRECT=y CONFIG_SMB_SERVER_SMBDIRECT=y)
 	local log="$out/build.log"
-	# The shims alone with W=1 (cifs's and ksmbd's own sources are not
-	# W=1 clean, and the kernel may turn warnings into errors)...
-	say "checking the $kver shims with W=1 against $krel"
-	if ! "${kmake[@]}" W=1 client/smbdirect.o server/transport_rdma.o \
+	# The shims alone with W=1, and sparse if installed (cifs's and ksmbd's
+	# own sources are not W=1 clean, and the kernel may turn warnings into
+	# errors)...
+	local check=()
+	command -v sparse >/dev/null && check=(C=1)
+	say "checking the $kver shims with W=1${check:+ and sparse} against $krel"
+	if ! "${kmake[@]}" W=1 "${check[@]}" client/smbdirect.o server/transport_rdma.o \
 		>"$log" 2>&1 || grep -E 'warning:|error:' "$log" >&2; then
 		cat "$log" >&2
 		die "the shims do not compile cleanly with W=1"
@@ -181,7 +185,7 @@ EOF
 		install -D -m 644 "$sko" "$mdir/extra/smbdirect.ko"
 		"${kmake[@]}" INSTALL_MOD_DIR=updates modules_install
 		depmod ${INSTALL_MOD_PATH:+-b "$INSTALL_MOD_PATH"} "$krel"
-		say "installed $mdir/extra/smbdirect.ko, $mdir/updates/{cifs,ksmbd}.ko"
+		say "installed $mdir/extra/smbdirect.ko, $mdir/updates/{client/cifs,server/ksmbd}.ko"
 		say "modprobe cifs now loads $(modinfo ${INSTALL_MOD_PATH:+-b "$INSTALL_MOD_PATH"} -k "$krel" -n cifs)"
 	fi
 }
