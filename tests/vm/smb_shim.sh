@@ -13,8 +13,9 @@
 # smbdirect's counters (debugfs conn/<n>/counters) must show that the large
 # I/O moved by RDMA read and write with the expected invalidations, and that
 # I/O below the threshold did not. TCP to the iWARP interface must still
-# work. Last, siw is removed and added back while ksmbd runs: ksmbd must
-# serve on the new device without a restart.
+# work. Last, under a mount, siw is removed and added back (ksmbd must
+# listen on the new device, cifs must reconnect to it), then ksmbd is
+# restarted (cifs must reconnect again).
 # Exit 0 = pass.
 . /smbd/lib.sh
 
@@ -254,13 +255,33 @@ grep " $MNT cifs " /proc/mounts | grep -q ',rdma' && fail "the TCP mount uses RD
 roundtrip tcp-4096 4096 buffered
 umount "$MNT" || fail "umount $MNT"
 
-# siw goes away and comes back while ksmbd runs.
+# siw goes away and comes back under a mount and a running ksmbd: the
+# listener follows the device, and cifs reconnects (smbd_reconnect()).
+do_mount "$SIW_ADDR" 3.1.1
+cp "$SRC/1048576" "$MNT/reconnect" || fail "write before the device removal"
+sync
 rdma link delete "$SIW_DEV" || fail "rdma link delete $SIW_DEV"
 wait_for 10 sh -c "! grep -q 'addr=$SIW_ADDR:5445 ' $D/listeners" ||
 	fail "the listener on the removed $SIW_DEV stays"
 siw_back || fail "$SIW_DEV could not be re-created"
 wait_for 30 grep -q "addr=$SIW_ADDR:5445 dev=$SIW_DEV " "$D/listeners" ||
 	fail "ksmbd does not listen on the re-created $SIW_DEV"
+drop_caches
+[ "$(timeout 120 md5sum "$MNT/reconnect" | cut -d' ' -f1)" = "$(md5 "$SRC/1048576")" ] ||
+	fail "read after $SIW_DEV came back (cifs did not reconnect?)"
+grep -q "role=active state=ESTABLISHED dev=$SIW_DEV " /proc/fs/cifs/DebugData ||
+	fail "no new SMB Direct connection on $SIW_DEV after the reconnection"
+# ksmbd restarted under the mount.
+ksmbd.control -s >/dev/null || fail "ksmbd.control -s"
+wait_for 30 sh -c '! pidof ksmbd.mountd' || fail "ksmbd.mountd did not stop"
+wait_for 30 rmmod ksmbd || fail "rmmod ksmbd under a mount"
+modprobe ksmbd || fail "modprobe ksmbd again"
+ksmbd.mountd -c "$K/ksmbd.conf" -u "$K/pwd.db" || fail "ksmbd.mountd again"
+drop_caches
+[ "$(timeout 120 md5sum "$MNT/reconnect" | cut -d' ' -f1)" = "$(md5 "$SRC/1048576")" ] ||
+	fail "read after ksmbd restarted (cifs did not reconnect?)"
+roundtrip after-restart 4096 direct
+umount "$MNT" || fail "umount $MNT"
 session "$SIW_ADDR" "$SIW_DEV" 3.1.1 4096 1048576
 
 wait_for 30 rmmod cifs || fail "rmmod cifs (still in use after 30 s)"
