@@ -73,11 +73,17 @@ MODULE_IMPORT_NS(SMBDX_NS);
 /* Length field of the stream form of a message. */
 #define SMBD_RFC1002_LEN	4
 
-/* Tunables (/proc/fs/cifs): [MS-SMBD] 3.1.1.1 initial values. */
+/*
+ * Tunables (/proc/fs/cifs): [MS-SMBD] 3.1.1.1 initial values.
+ * MaxFragmentedRecvSize is Windows' 1 MiB rather than the stock client's
+ * 173910: cifs sends signed or encrypted I/O in messages and does not cap
+ * an encrypted mount's rsize to this, and smbdirect copies fragments out of
+ * the receive buffers, so a large reassembly does not hold them.
+ */
 int smbd_receive_credit_max = 255;
 int smbd_send_credit_target = 255;
 int smbd_max_send_size = 1364;
-int smbd_max_fragmented_recv_size = (1364 * 255) / 2;
+int smbd_max_fragmented_recv_size = 1024 * 1024;
 int smbd_max_receive_size = 1364;
 /* Seconds. */
 int smbd_keep_alive_interval = 120;

@@ -70,6 +70,13 @@ MODULE_IMPORT_NS(SMBDX_NS);
 /* Length field of the stream form of a message. */
 #define KSMBD_RDMA_RFC1002_LEN	4
 
+/*
+ * MaxFragmentedRecvSize offered to clients: Windows' 1 MiB, so that an
+ * encrypted (or signed) READ or WRITE of cifs's usual 1 MiB fits in one
+ * message; smbdirect copies fragments out of the receive buffers.
+ */
+#define KSMBD_RDMA_MAX_FRAG_RECV	(1024 * 1024)
+
 /**
  * struct ksmbd_rdma_transport - a ksmbd transport on an smbdirect connection
  * @transport: ksmbd's part
@@ -366,6 +373,7 @@ int ksmbd_rdma_init(void)
 
 	smbdx_conn_config_init(&cfg);
 	cfg.proto.max_read_write_size = get_smbd_max_read_write_size();
+	cfg.proto.max_fragmented_recv_size = KSMBD_RDMA_MAX_FRAG_RECV;
 	lis = smbdx_listen(&init_net, (struct sockaddr *)&any, &cfg,
 			   &ksmbd_rdma_listener_ops, NULL);
 	if (IS_ERR(lis)) {
