@@ -304,6 +304,8 @@ static void smbdx_sendv_parts(struct kunit *test)
 		__free_page(pg[i]);
 }
 
+static DEFINE_SPINLOCK(tl_show_lock);
+
 /* smbdx_conn_show() prints what debugfs shows, for an upper layer. */
 static void smbdx_conn_show_prints(struct kunit *test)
 {
@@ -318,7 +320,10 @@ static void smbdx_conn_show_prints(struct kunit *test)
 	m.size = 4 * PAGE_SIZE;
 	m.buf = kunit_kzalloc(test, m.size, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, m.buf);
+	/* As cifs calls it: under a spinlock (atomic-sleep debugging checks). */
+	spin_lock(&tl_show_lock);
 	smbdx_conn_show(p.cli, &m);
+	spin_unlock(&tl_show_lock);
 	KUNIT_ASSERT_FALSE(test, seq_has_overflowed(&m));
 	m.buf[min(m.count, m.size - 1)] = '\0';
 	snprintf(want, sizeof(want), "conn %u role=active state=ESTABLISHED",
