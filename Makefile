@@ -12,6 +12,10 @@
 #   make demo                         boot the VM, connect over SMB Direct, show the counters
 #   make bench [BENCH_ARGS=...]       transport benchmark vs raw verbs (not part of check)
 #   make checkpatch / make sparse     style and static checks of our sources
+#   make smb-modules                  also build Linux's cifs.ko and ksmbd.ko on smbdirect.ko
+#                                     (shim/, scripts/build-smb-modules.sh), in out/smb-<release>
+#   make smb-install                  install smbdirect.ko (extra/) and those cifs.ko and
+#                                     ksmbd.ko (updates/, preferred by modprobe), run depmod
 #
 # Kbuild (not this file) lists what is built; this file only drives it.
 
@@ -19,12 +23,20 @@ KDIR ?=
 KVARIANT ?= plain
 kdir = $(if $(KDIR),$(KDIR),$$(scripts/kernel.sh $(KVARIANT)))
 
-.PHONY: all modules clean check demo bench checkpatch sparse kernel
+.PHONY: all modules clean check demo bench checkpatch sparse kernel smb-modules smb-install
 
 all: modules
 
 modules:
 	+kdir="$(kdir)" && $(MAKE) -C "$$kdir" M=$(CURDIR) W=1 modules
+
+smb-modules: modules
+	+kdir="$(kdir)" && scripts/build-smb-modules.sh --kdir "$$kdir" \
+		--symvers $(CURDIR)/Module.symvers
+
+smb-install: modules
+	+kdir="$(kdir)" && scripts/build-smb-modules.sh --kdir "$$kdir" \
+		--symvers $(CURDIR)/Module.symvers --install
 
 sparse:
 	KDIR="$(KDIR)" scripts/sparse.sh

@@ -15,7 +15,9 @@
  * each checking its per-cause counter; 10,000 checked messages; three-credit
  * windows both ways; a receiver that stops reading; keepalive exchange and
  * idle disconnect with short timers; a peer that disconnects mid-stream;
- * 64 connections at once.
+ * 64 connections at once; the RDMA capability of a net device, also with
+ * the RTNL held (as ksmbd asks); the IPv4 wildcard address with port 0,
+ * which listens on each device at that device's default port only.
  *
  * A missing device, an address on another device, or a step that does not
  * finish within timeout_ms fails the case: nothing here skips.
@@ -33,6 +35,7 @@
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
 #include <linux/wait.h>
@@ -302,6 +305,8 @@ static void smbdx_sendv_parts(struct kunit *test)
 		__free_page(pg[i]);
 }
 
+static DEFINE_SPINLOCK(tl_show_lock);
+
 /* smbdx_conn_show() prints what debugfs shows, for an upper layer. */
 static void smbdx_conn_show_prints(struct kunit *test)
 {
@@ -316,7 +321,10 @@ static void smbdx_conn_show_prints(struct kunit *test)
 	m.size = 4 * PAGE_SIZE;
 	m.buf = kunit_kzalloc(test, m.size, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, m.buf);
+	/* As cifs calls it: under a spinlock (atomic-sleep debugging checks). */
+	spin_lock(&tl_show_lock);
 	smbdx_conn_show(p.cli, &m);
+	spin_unlock(&tl_show_lock);
 	KUNIT_ASSERT_FALSE(test, seq_has_overflowed(&m));
 	m.buf[min(m.count, m.size - 1)] = '\0';
 	snprintf(want, sizeof(want), "conn %u role=active state=ESTABLISHED",
@@ -947,6 +955,92 @@ static void smbdx_netdev_capable(struct kunit *test)
 	dev_put(ndev);
 }
 
+/*
+ * ksmbd asks with the RTNL held (FSCTL_QUERY_NETWORK_INTERFACE_INFO), and
+ * debugfs "devices" queries the ports, which takes the RTNL on rxe and siw:
+ * both in one case, so that lockdep sees both lock orders in every run.
+ */
+static void smbdx_netdev_capable_under_rtnl(struct kunit *test)
+{
+	const struct tl_dev *d = test->param_value;
+	struct seq_file m = {};
+	struct net_device *ndev;
+	struct sockaddr_in sin;
+	bool yes;
+
+	tl_addr(test, d, &sin);
+	m.size = PAGE_SIZE;
+	m.buf = kunit_kzalloc(test, m.size + 1, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m.buf);
+	KUNIT_ASSERT_EQ(test, smbdx_devices_show(&m, NULL), 0);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(m.buf, *d->dev), "%s not in:\n%s",
+				  *d->dev, m.buf);
+
+	ndev = dev_get_by_name(&init_net, *d->netdev);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, ndev, "no net device %s", *d->netdev);
+	rtnl_lock();
+	yes = smbdx_netdev_rdma_capable(ndev);
+	rtnl_unlock();
+	dev_put(ndev);
+	KUNIT_EXPECT_TRUE(test, yes);
+}
+
+/*
+ * The IPv4 wildcard address with port 0 listens on every device at that
+ * device's default port and nowhere else: a client reaches the rxe address
+ * on 445 and the siw address on 5445 (the accepted connections carry the
+ * wildcard listener's context), but not the other port of either. Once the
+ * listener is destroyed, neither default port answers.
+ */
+static void smbdx_listen_each_device_port(struct kunit *test)
+{
+	struct sockaddr_in any = { .sin_family = AF_INET };
+	struct smbdx_conn_config cfg;
+	struct smbdx_conn_info info;
+	struct smbdx_conn *conn;
+	struct tl_server *srv;
+	struct sockaddr_in sin;
+	unsigned int i;
+	u16 port;
+
+	smbdx_conn_config_init(&cfg);
+	cfg.negotiate_timeout_ms = 5000;
+	srv = tl_listen(test, &any, NULL, &tl_pull_ops);
+	KUNIT_EXPECT_EQ(test, smbdx_listener_port(srv->lis), 0);
+	for (i = 0; i < ARRAY_SIZE(tl_devs); i++) {
+		const struct tl_dev *d = &tl_devs[i];
+
+		port = d->iwarp ? SMBDX_PORT_IWARP : SMBDX_PORT_IB;
+		tl_addr(test, d, &sin);
+		conn = tl_connect(test, &sin, &cfg, NULL, NULL);
+		KUNIT_ASSERT_EQ(test, smbdx_conn_query(conn, &info), 0);
+		KUNIT_EXPECT_EQ_MSG(test, ntohs(((struct sockaddr_in *)&info.peer)->sin_port),
+				    port, "%s", *d->dev);
+		tl_accepted(test, srv, i);
+
+		sin.sin_port = htons(d->iwarp ? SMBDX_PORT_IB : SMBDX_PORT_IWARP);
+		conn = smbdx_connect(&init_net, (struct sockaddr *)&sin, NULL, &cfg,
+				     NULL, NULL);
+		KUNIT_EXPECT_TRUE_MSG(test, IS_ERR(conn), "%s: %pISpc answered",
+				      *d->dev, &sin);
+		if (!IS_ERR(conn))
+			smbdx_destroy(conn);
+	}
+	KUNIT_EXPECT_EQ(test, tl_nconns(srv), (int)ARRAY_SIZE(tl_devs));
+
+	/* Destroy it now (the deferred action then finds nothing to do). */
+	kunit_release_action(test, tl_listener_destroy, srv->lis);
+	for (i = 0; i < ARRAY_SIZE(tl_devs); i++) {
+		tl_addr(test, &tl_devs[i], &sin);
+		conn = smbdx_connect(&init_net, (struct sockaddr *)&sin, NULL, &cfg,
+				     NULL, NULL);
+		KUNIT_EXPECT_TRUE_MSG(test, IS_ERR(conn), "%s answered after destroy",
+				      *tl_devs[i].dev);
+		if (!IS_ERR(conn))
+			smbdx_destroy(conn);
+	}
+}
+
 static struct tl_raw *tl_raw_new(struct kunit *test)
 {
 	struct tl_raw *raw = kunit_kzalloc(test, sizeof(*raw), GFP_KERNEL);
@@ -1071,6 +1165,8 @@ static void smbdx_active_bad_responses(struct kunit *test)
 
 static struct kunit_case smbdx_transport_live_cases[] = {
 	KUNIT_CASE_PARAM(smbdx_netdev_capable, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbdx_netdev_capable_under_rtnl, tl_dev_gen_params),
+	KUNIT_CASE(smbdx_listen_each_device_port),
 	KUNIT_CASE_PARAM(smbdx_negotiate_both_ways, tl_dev_gen_params),
 	KUNIT_CASE_PARAM_ATTR(smbdx_size_classes_both_ways, tl_dev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),

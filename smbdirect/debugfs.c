@@ -312,7 +312,8 @@ DEFINE_SHOW_ATTRIBUTE(smbdx_conn_errors);
  * so an upper layer can show its own users the transport under a mount or
  * a session.
  *
- * Context: process; takes the connection's lock briefly.
+ * Context: process, also with a spinlock held (cifs's DebugData holds
+ * cifs_tcp_ses_lock); takes the connection's lock briefly and never sleeps.
  */
 void smbdx_conn_show(struct smbdx_conn *conn, struct seq_file *m)
 {

@@ -250,7 +250,11 @@ void smbdx_listeners_device_removed(struct ib_device *ibdev)
  * @addr: IPv4 or IPv6 address to listen on; the wildcard address listens
  *	on every RDMA device. Port 0 means the default of the device the
  *	address belongs to: ib_port (445) on InfiniBand/RoCE, iwarp_port
- *	(5445) on iWARP (MS-SMBD 1.9); it is refused for a wildcard address.
+ *	(5445) on iWARP (MS-SMBD 1.9). The IPv4 wildcard address with port 0
+ *	listens on every device at that device's default port, and only
+ *	there, following devices and IPv4 addresses as they come and go (one
+ *	listener per address, listen_dev.c; smbdx_listener_port() then
+ *	returns 0); IPv6 is not supported that way (-EAFNOSUPPORT).
  * @cfg: settings of every accepted connection, NULL for the defaults
  * @ops: callbacks; @ops->accept is required
  * @ctx: returned by smbdx_listener_context()
@@ -303,8 +307,13 @@ struct smbdx_listener *smbdx_listen(struct net *net, const struct sockaddr *addr
 
 	port = smbdx_sockaddr_port(addr);
 	if (!port) {
-		if (smbdx_sockaddr_any(addr))
-			goto out_free;
+		if (smbdx_sockaddr_any(addr)) {
+			/* Every device at its own port: listen_dev.c. */
+			rc = smbdx_lgroup_start(net, lis);
+			if (rc)
+				goto out_free;
+			return lis;
+		}
 		port = smbdx_addr_port(net, (struct sockaddr *)&lis->addr);
 		if (port < 0) {
 			rc = port;
@@ -359,7 +368,9 @@ EXPORT_SYMBOL_NS_GPL(smbdx_listener_context, SMBDX_NS);
  * smbdx_listener_port() - the port a listener listens on
  * @lis: listener
  *
- * Return: the port (the default chosen when 0 was given).
+ * Return: the port (the default chosen when 0 was given); 0 for the
+ * IPv4 wildcard address with port 0, which listens on each device's
+ * default port.
  */
 int smbdx_listener_port(struct smbdx_listener *lis)
 {
@@ -383,6 +394,8 @@ void smbdx_listener_destroy(struct smbdx_listener *lis)
 	struct smbdx_conn *conn;
 
 	might_sleep();
+	if (lis->group)
+		smbdx_lgroup_stop(lis);
 	spin_lock_bh(&lis->lock);
 	lis->dying = true;
 	spin_unlock_bh(&lis->lock);

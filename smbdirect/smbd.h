@@ -440,6 +440,9 @@ struct smbdx_conn {
  *	max_negotiating
  * @nconns: connections on @conns
  * @remove_work: destroys @id after a DEVICE_REMOVAL CM event
+ * @group: for a wildcard address with port 0, the per-device listeners
+ *	this handle stands for (listen_dev.c); it then has no @id and @port
+ *	is 0
  */
 struct smbdx_listener {
 	enum smbdx_obj_kind kind;
@@ -464,6 +467,7 @@ struct smbdx_listener {
 	atomic64_t over_limit;
 	u32 nconns;
 	struct work_struct remove_work;
+	struct smbdx_lgroup *group;
 };
 
 /* ---- main.c ---- */
@@ -471,10 +475,23 @@ void smbdx_stat_inc(struct smbdx_conn *conn, enum smbdx_stat s);
 void smbdx_stat_add(struct smbdx_conn *conn, enum smbdx_stat s, u64 n);
 
 /* ---- device.c ---- */
+/**
+ * struct smbdx_dev_netdev - the net device of a port of a usable device
+ * @ndev: the net device; the entry holds a reference on it
+ * @ibdev: the RDMA device (identity only once the entry is returned)
+ * @port: the device's default SMB Direct port (MS-SMBD 1.9)
+ */
+struct smbdx_dev_netdev {
+	struct net_device *ndev;
+	struct ib_device *ibdev;
+	u16 port;
+};
+
 int smbdx_device_init(void);
 void smbdx_device_exit(void);
 int smbdx_devices_show(struct seq_file *m, void *unused);
 bool smbdx_device_limits(struct ib_device *ibdev, struct smbdx_dev_limits *out);
+int smbdx_devices_netdevs(struct net *net, struct smbdx_dev_netdev **out);
 
 /* ---- connection.c ---- */
 extern struct mutex smbdx_conns_lock;
@@ -524,6 +541,11 @@ int smbdx_listener_cm_event(struct smbdx_listener *lis, struct rdma_cm_id *id,
 			    struct rdma_cm_event *event);
 void smbdx_listeners_device_removed(struct ib_device *ibdev);
 void smbdx_listener_detach(struct smbdx_conn *conn);
+
+/* ---- listen_dev.c ---- */
+int smbdx_lgroup_start(struct net *net, struct smbdx_listener *lis);
+void smbdx_lgroup_stop(struct smbdx_listener *lis);
+void smbdx_lgroups_kick(void);
 
 /* ---- send.c ---- */
 void __smbdx_send_pump(struct smbdx_conn *conn, struct smbdx_send_io **spare);
