@@ -309,7 +309,7 @@ static __maybe_unused struct tl_raw *tl_raw_connect(struct kunit *test, struct s
 }
 
 static __maybe_unused void tl_raw_send(struct kunit *test, struct tl_raw *raw,
-					const void *data, u32 len)
+				       const void *data, u32 len)
 {
 	long left;
 
