@@ -1,17 +1,24 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# smbdirect.ko and sqos.ko, out of tree, and the admin command smbdctl.
+# smbdirect.ko and sqos.ko, out of tree, our builds of Linux's cifs.ko and
+# ksmbd.ko over smbdirect.ko, and the admin command smbdctl.
 #
 # Using it:
 #   make                              build the modules against the running kernel
-#                                     (/lib/modules/$(uname -r)/build) and smbdctl
+#                                     (/lib/modules/$(uname -r)/build) and smbdctl; also
+#                                     cifs.ko and ksmbd.ko (shim/) when the kernel's fs/smb
+#                                     sources can be found (SMB=0: never, SMB=1: must)
 #   make KDIR=/path/to/kernel/build   against another configured Linux 6.12 tree
 #   make install                      install them: modules under
-#                                     /lib/modules/<release>/updates/smbdirect, then
-#                                     depmod; smbdctl in $(PREFIX)/sbin. DESTDIR= (or
+#                                     /lib/modules/<release>/updates/smbdirect (our cifs
+#                                     and ksmbd ranked above the kernel's), then depmod;
+#                                     smbdctl in $(PREFIX)/sbin. DESTDIR= (or
 #                                     INSTALL_MOD_PATH=) stages instead; see
 #                                     Documentation/quickstart.rst
 #   make uninstall                    remove what install put there, depmod
+#   make smb-modules                  build cifs.ko and ksmbd.ko over smbdirect.ko
+#                                     (scripts/build-smb-modules.sh) in out/smb-<release>
+#   make smb-install                  smb-modules, then install
 #   make deb                          Debian packages smbdirect-dkms and smbdirect-tools
 #                                     in out/deb/ (debhelper, dh_dkms)
 #
@@ -29,6 +36,7 @@
 KDIR ?= /lib/modules/$(shell uname -r)/build
 KVARIANT ?= plain
 kdir = $(KDIR)
+SMB ?= auto
 PREFIX ?= /usr/local
 DESTDIR ?=
 INSTALL_MOD_PATH ?= $(DESTDIR)
@@ -37,11 +45,12 @@ INSTALL_MOD_PATH ?= $(DESTDIR)
 install_env = KDIR="$(KDIR)" DESTDIR="$(DESTDIR)" INSTALL_MOD_PATH="$(INSTALL_MOD_PATH)" \
 	PREFIX="$(PREFIX)" SMB_MODULES="$(SMB_MODULES)" SIGN_KEY="$(SIGN_KEY)" \
 	SIGN_CERT="$(SIGN_CERT)"
+smb_build = scripts/build-smb-modules.sh --kdir "$(kdir)" --symvers $(CURDIR)/Module.symvers
 
-.PHONY: all modules tools install uninstall deb clean check demo bench checkpatch sparse \
-	kernel test-kernel
+.PHONY: all modules tools smb smb-modules install smb-install uninstall deb clean \
+	check demo bench checkpatch sparse kernel test-kernel
 
-all: modules tools
+all: modules tools smb
 
 modules:
 	@if [ ! -f "$(KDIR)/Makefile" ]; then \
@@ -56,7 +65,26 @@ modules:
 tools:
 	+$(MAKE) -C tools/smbdctl
 
+# Our cifs.ko and ksmbd.ko, as SMB= asks.
+smb: modules
+	+@case "$(SMB)" in \
+	0) ;; \
+	1) $(smb_build) ;; \
+	*) if scripts/build-smb-modules.sh --kdir "$(kdir)" --have-src; then \
+		$(smb_build); \
+	   else \
+		echo "smbdirect: no fs/smb sources for $(kdir): cifs.ko and ksmbd.ko not built" \
+		     "(Documentation/smb-modules.rst; SMB=0 silences this)"; \
+	   fi ;; \
+	esac
+
+smb-modules: modules
+	+$(smb_build)
+
 install: modules tools
+	$(install_env) scripts/install.sh install
+
+smb-install: smb-modules tools
 	$(install_env) scripts/install.sh install
 
 uninstall:

@@ -710,6 +710,71 @@ static void smbdx_rdma_invalidation_boundaries(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.srvc), 0);
 }
 
+/*
+ * A stale key hit by an RDMA Write that rdma_rw cuts into several work
+ * requests (scattered pages, more than one WR's SGEs): the peer refuses the
+ * first, unsignaled one. Its error completion, not the flush of the
+ * signaled last one, must decide the cause: rdma_rw_completion_error, not
+ * a peer disconnect. Before that was fixed every attempt said
+ * peer_disconnect. The target's own disconnect (over the CM, not ordered
+ * with its NAK) can still reach the writer first now and then, and flush
+ * its QP before the NAK is processed: then nothing tells the two apart. So
+ * several attempts are made, and at least one must name the access error.
+ * On IB/RoCE only: an iWARP Write completes once sent and the target ends
+ * the connection instead.
+ */
+#define RL_STALE_TRIES	5
+
+static void smbdx_rdma_stale_multi_wr(struct kunit *test)
+{
+	const struct tl_dev *dev = test->param_value;
+	const struct smbdx_buffer_desc_v1 *d;
+	struct smbdx_buffer_desc_v1 old[4];
+	struct smbdx_conn_info info;
+	struct smbdx_reg *reg;
+	struct rl_buf *src, *b;
+	struct iov_iter it;
+	struct kvec kv;
+	struct tl_pair p;
+	u32 n, len, named = 0;
+	int rc, k;
+
+	tl_pair_up(test, &p, NULL, NULL);
+	for (k = 0; k < RL_STALE_TRIES; k++) {
+		if (k) {
+			p.cli = tl_connect(test, &p.sin, NULL, NULL, NULL);
+			p.srvc = tl_accepted(test, p.srv, k);
+		}
+		KUNIT_ASSERT_EQ(test, smbdx_conn_query(p.srvc, &info), 0);
+		/* Twice the SGEs one work request takes, one page each. */
+		len = 2 * (info.max_sge + 1) * PAGE_SIZE;
+		b = rl_buf_new(test, len, false, 0);
+		reg = rl_register(test, p.cli, b, SMBDX_REG_REMOTE_WRITE);
+		d = smbdx_reg_descs(reg, &n);
+		KUNIT_ASSERT_LE(test, n, (u32)ARRAY_SIZE(old));
+		memcpy(old, d, n * sizeof(*d));
+		KUNIT_ASSERT_EQ(test, smbdx_deregister(reg), 0);
+
+		src = rl_buf_new(test, len, true, 0);
+		rl_buf_iter(src, &it, &kv, ITER_SOURCE);
+		rc = smbdx_rdma_write(p.srvc, &it, old, n, 0);
+		KUNIT_EXPECT_TRUE_MSG(test, rl_pair_dies(&p),
+				      "the pair survived a stale descriptor");
+		if (dev->iwarp)
+			return;
+		KUNIT_EXPECT_EQ(test, rc, -EIO);
+		if (smbdx_test_cause(p.srvc) == SMBDX_CAUSE_RW_ERROR)
+			named++;
+		else
+			KUNIT_EXPECT_EQ_MSG(test, smbdx_test_cause(p.srvc),
+					    SMBDX_CAUSE_PEER_DISCONNECT, "cause %s",
+					    smbdx_cause_name(smbdx_test_cause(p.srvc)));
+	}
+	kunit_info(test, "%u of %u attempts named the access error", named,
+		   RL_STALE_TRIES);
+	KUNIT_EXPECT_GT(test, named, 0U);
+}
+
 /* Exhaust the pool: NOWAIT fails, a blocking registration waits. */
 static void smbdx_rdma_pool_exhaustion(struct kunit *test)
 {
@@ -926,6 +991,7 @@ static struct kunit_case smbdx_rdma_live_cases[] = {
 	KUNIT_CASE_PARAM(smbdx_rdma_remote_invalidation, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_rdma_invalidation_boundaries, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_rdma_stale_descriptor, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbdx_rdma_stale_multi_wr, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_rdma_pool_exhaustion, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_rdma_one_descriptor, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_rdma_local_errors, tl_dev_gen_params),

@@ -15,7 +15,9 @@
  * each checking its per-cause counter; 10,000 checked messages; three-credit
  * windows both ways; a receiver that stops reading; keepalive exchange and
  * idle disconnect with short timers; a peer that disconnects mid-stream;
- * 64 connections at once.
+ * 64 connections at once; the RDMA capability of a net device, also with
+ * the RTNL held (as ksmbd asks); the IPv4 wildcard address with port 0,
+ * which listens on each device at that device's default port only.
  *
  * A missing device, an address on another device, or a step that does not
  * finish within timeout_ms fails the case: nothing here skips.
@@ -33,6 +35,7 @@
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
 #include <linux/wait.h>
@@ -44,6 +47,7 @@
 #include <smbdirect/smbdirect.h>
 #include "smbd.h"
 #include "smbd_live_util.h"
+#include "smbd_raw_peer.h"
 
 static u8 tl_byte(u32 seed, u32 i)
 {
@@ -301,6 +305,8 @@ static void smbdx_sendv_parts(struct kunit *test)
 		__free_page(pg[i]);
 }
 
+static DEFINE_SPINLOCK(tl_show_lock);
+
 /* smbdx_conn_show() prints what debugfs shows, for an upper layer. */
 static void smbdx_conn_show_prints(struct kunit *test)
 {
@@ -315,7 +321,10 @@ static void smbdx_conn_show_prints(struct kunit *test)
 	m.size = 4 * PAGE_SIZE;
 	m.buf = kunit_kzalloc(test, m.size, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, m.buf);
+	/* As cifs calls it: under a spinlock (atomic-sleep debugging checks). */
+	spin_lock(&tl_show_lock);
 	smbdx_conn_show(p.cli, &m);
+	spin_unlock(&tl_show_lock);
 	KUNIT_ASSERT_FALSE(test, seq_has_overflowed(&m));
 	m.buf[min(m.count, m.size - 1)] = '\0';
 	snprintf(want, sizeof(want), "conn %u role=active state=ESTABLISHED",
@@ -394,337 +403,6 @@ static void smbdx_callbacks(struct kunit *test)
 	smbdx_disconnect(cli);
 	msleep(100);
 	KUNIT_EXPECT_EQ(test, sink->nlost, 1);
-}
-
-/* ---- a raw RDMA CM peer, to play a broken or silent SMB Direct client ---- */
-
-#define TL_RAW_BUF	4096
-
-struct tl_raw_xfer {
-	struct ib_cqe cqe;
-	struct completion done;
-	enum ib_wc_status status;
-	u32 byte_len;
-};
-
-struct tl_raw {
-	struct rdma_cm_id *id;
-	struct ib_pd *pd;
-	struct ib_cq *cq;
-	bool qp;
-	bool connected;
-	void *buf;		/* receive half, then send half */
-	u64 dma;
-	struct ib_device *dma_dev;
-	struct tl_raw_xfer send, recv;
-	spinlock_t lock;	/* protects seen and bad */
-	wait_queue_head_t wq;
-	unsigned long seen;
-	int bad;
-	/* A raw listener: the endpoint its one connect request becomes. */
-	struct tl_raw *child;
-	/* A raw server: answer the request with @resp (@resp_len bytes). */
-	bool respond;
-	struct smbdx_negotiate_resp resp;
-	u32 resp_len;
-};
-
-static void tl_raw_done(struct ib_cq *cq, struct ib_wc *wc)
-{
-	struct tl_raw_xfer *x = container_of(wc->wr_cqe, struct tl_raw_xfer, cqe);
-
-	x->status = wc->status;
-	x->byte_len = wc->byte_len;
-	complete(&x->done);
-}
-
-static int tl_raw_setup(struct tl_raw *raw);
-static int __tl_raw_post_recv(struct tl_raw *raw);
-
-/* A raw listener's connect request: set up its child and accept. */
-static int tl_raw_accept(struct tl_raw *lis, struct rdma_cm_id *id)
-{
-	struct rdma_conn_param cp = {
-		.responder_resources = 1,
-		.initiator_depth = 1,
-		.rnr_retry_count = 6,
-	};
-	struct tl_raw *c = lis->child;
-	int rc;
-
-	if (!c || c->id)
-		return -ECONNREFUSED;
-	c->id = id;
-	id->context = c;
-	rc = tl_raw_setup(c);
-	if (!rc)
-		rc = __tl_raw_post_recv(c);
-	if (!rc)
-		rc = rdma_accept(id, &cp);
-	if (rc) {
-		/* The CM destroys @id; the QP must go first. */
-		if (c->qp)
-			rdma_destroy_qp(id);
-		c->qp = false;
-		c->id = NULL;
-		return rc;
-	}
-	c->connected = true;
-	return 0;
-}
-
-static int tl_raw_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
-{
-	struct tl_raw *raw = id->context;
-
-	if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST)
-		return tl_raw_accept(raw, id);
-	spin_lock_bh(&raw->lock);
-	if (ev->event < BITS_PER_LONG)
-		__set_bit(ev->event, &raw->seen);
-	switch (ev->event) {
-	case RDMA_CM_EVENT_ADDR_ERROR:
-	case RDMA_CM_EVENT_ROUTE_ERROR:
-	case RDMA_CM_EVENT_CONNECT_ERROR:
-	case RDMA_CM_EVENT_UNREACHABLE:
-	case RDMA_CM_EVENT_REJECTED:
-		if (raw->bad < 0)
-			raw->bad = ev->event;
-		break;
-	default:
-		break;
-	}
-	spin_unlock_bh(&raw->lock);
-	wake_up_all(&raw->wq);
-	return 0;
-}
-
-static void tl_raw_release(void *data)
-{
-	struct tl_raw *raw = data;
-
-	if (raw->qp) {
-		if (raw->connected) {
-			rdma_disconnect(raw->id);
-			ib_drain_qp(raw->id->qp);
-		}
-		rdma_destroy_qp(raw->id);
-	}
-	if (raw->cq)
-		ib_free_cq(raw->cq);
-	if (raw->dma_dev)
-		ib_dma_unmap_single(raw->dma_dev, raw->dma, 2 * TL_RAW_BUF,
-				    DMA_BIDIRECTIONAL);
-	if (raw->pd)
-		ib_dealloc_pd(raw->pd);
-	if (raw->id)
-		rdma_destroy_id(raw->id);
-	kfree(raw->buf);
-}
-
-static bool tl_raw_seen(struct tl_raw *raw, int ev)
-{
-	bool done;
-
-	spin_lock_bh(&raw->lock);
-	done = test_bit(ev, &raw->seen) || raw->bad >= 0;
-	spin_unlock_bh(&raw->lock);
-	return done;
-}
-
-static void tl_raw_wait(struct kunit *test, struct tl_raw *raw, int ev)
-{
-	long left = wait_event_timeout(raw->wq, tl_raw_seen(raw, ev),
-				       msecs_to_jiffies(timeout_ms));
-
-	KUNIT_ASSERT_GT_MSG(test, left, 0, "raw peer: no %s", rdma_event_msg(ev));
-	KUNIT_ASSERT_LT_MSG(test, raw->bad, 0, "raw peer: %s waiting for %s",
-			    rdma_event_msg(raw->bad), rdma_event_msg(ev));
-}
-
-static void tl_raw_autoresp(struct ib_cq *cq, struct ib_wc *wc);
-
-static int __tl_raw_post_recv(struct tl_raw *raw)
-{
-	struct ib_sge sge = {
-		.addr = raw->dma,
-		.length = TL_RAW_BUF,
-		.lkey = raw->pd->local_dma_lkey,
-	};
-	struct ib_recv_wr wr = {
-		.wr_cqe = &raw->recv.cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
-	};
-
-	raw->recv.cqe.done = raw->respond ? tl_raw_autoresp : tl_raw_done;
-	init_completion(&raw->recv.done);
-	ib_dma_sync_single_for_device(raw->dma_dev, raw->dma, TL_RAW_BUF,
-				      DMA_FROM_DEVICE);
-	return ib_post_recv(raw->id->qp, &wr, NULL);
-}
-
-static void tl_raw_post_recv(struct kunit *test, struct tl_raw *raw)
-{
-	KUNIT_ASSERT_EQ(test, __tl_raw_post_recv(raw), 0);
-}
-
-static int __tl_raw_post_send(struct tl_raw *raw, const void *data, u32 len)
-{
-	struct ib_sge sge = {
-		.addr = raw->dma + TL_RAW_BUF,
-		.length = len,
-		.lkey = raw->pd->local_dma_lkey,
-	};
-	struct ib_send_wr wr = {
-		.wr_cqe = &raw->send.cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
-		.opcode = IB_WR_SEND,
-		.send_flags = IB_SEND_SIGNALED,
-	};
-
-	raw->send.cqe.done = tl_raw_done;
-	init_completion(&raw->send.done);
-	memcpy(raw->buf + TL_RAW_BUF, data, len);
-	ib_dma_sync_single_for_device(raw->dma_dev, raw->dma + TL_RAW_BUF, len,
-				      DMA_TO_DEVICE);
-	return ib_post_send(raw->id->qp, &wr, NULL);
-}
-
-/* A raw server's receive: answer the Negotiate Request at once. */
-static void tl_raw_autoresp(struct ib_cq *cq, struct ib_wc *wc)
-{
-	struct tl_raw *raw = container_of(wc->wr_cqe, struct tl_raw, recv.cqe);
-
-	tl_raw_done(cq, wc);
-	if (wc->status == IB_WC_SUCCESS && raw->resp_len)
-		__tl_raw_post_send(raw, &raw->resp, raw->resp_len);
-}
-
-/* PD, buffer, CQ and QP on raw->id's device; 0 or a negative errno. */
-static int tl_raw_setup(struct tl_raw *raw)
-{
-	struct ib_device *dev = raw->id->device;
-	struct ib_qp_init_attr qpa = {};
-	int rc;
-
-	raw->pd = ib_alloc_pd(dev, 0);
-	if (IS_ERR(raw->pd)) {
-		rc = PTR_ERR(raw->pd);
-		raw->pd = NULL;
-		return rc;
-	}
-	raw->buf = kzalloc(2 * TL_RAW_BUF, GFP_KERNEL);
-	if (!raw->buf)
-		return -ENOMEM;
-	raw->dma = ib_dma_map_single(dev, raw->buf, 2 * TL_RAW_BUF,
-				     DMA_BIDIRECTIONAL);
-	if (ib_dma_mapping_error(dev, raw->dma))
-		return -ENOMEM;
-	raw->dma_dev = dev;
-	raw->cq = ib_alloc_cq(dev, raw, 8, 0, IB_POLL_SOFTIRQ);
-	if (IS_ERR(raw->cq)) {
-		rc = PTR_ERR(raw->cq);
-		raw->cq = NULL;
-		return rc;
-	}
-	qpa.send_cq = raw->cq;
-	qpa.recv_cq = raw->cq;
-	qpa.cap.max_send_wr = 4;
-	qpa.cap.max_recv_wr = 4;
-	qpa.cap.max_send_sge = 1;
-	qpa.cap.max_recv_sge = 1;
-	qpa.sq_sig_type = IB_SIGNAL_REQ_WR;
-	qpa.qp_type = IB_QPT_RC;
-	rc = rdma_create_qp(raw->id, raw->pd, &qpa);
-	if (rc)
-		return rc;
-	raw->qp = true;
-	return 0;
-}
-
-/* Connect to an smbdirect listener without speaking SMB Direct. */
-static struct tl_raw *tl_raw_connect(struct kunit *test, struct sockaddr_in *sin)
-{
-	struct rdma_conn_param cp = {
-		.responder_resources = 1,
-		.initiator_depth = 1,
-		.retry_count = 6,
-		.rnr_retry_count = 6,
-	};
-	struct tl_raw *raw;
-	int rc;
-
-	raw = kunit_kzalloc(test, sizeof(*raw), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, raw);
-	raw->bad = -1;
-	spin_lock_init(&raw->lock);
-	init_waitqueue_head(&raw->wq);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tl_raw_release, raw), 0);
-
-	raw->id = rdma_create_id(&init_net, tl_raw_handler, raw, RDMA_PS_TCP,
-				 IB_QPT_RC);
-	if (IS_ERR(raw->id)) {
-		rc = PTR_ERR(raw->id);
-		raw->id = NULL;
-		KUNIT_FAIL_AND_ABORT(test, "rdma_create_id: %d", rc);
-	}
-	KUNIT_ASSERT_EQ(test, rdma_resolve_addr(raw->id, NULL, (struct sockaddr *)sin,
-						timeout_ms), 0);
-	tl_raw_wait(test, raw, RDMA_CM_EVENT_ADDR_RESOLVED);
-	KUNIT_ASSERT_EQ(test, rdma_resolve_route(raw->id, timeout_ms), 0);
-	tl_raw_wait(test, raw, RDMA_CM_EVENT_ROUTE_RESOLVED);
-
-	rc = tl_raw_setup(raw);
-	KUNIT_ASSERT_EQ_MSG(test, rc, 0, "raw peer: verbs set-up");
-	tl_raw_post_recv(test, raw);
-	KUNIT_ASSERT_EQ(test, rdma_connect(raw->id, &cp), 0);
-	tl_raw_wait(test, raw, RDMA_CM_EVENT_ESTABLISHED);
-	raw->connected = true;
-	return raw;
-}
-
-static void tl_raw_send(struct kunit *test, struct tl_raw *raw,
-			const void *data, u32 len)
-{
-	long left;
-
-	KUNIT_ASSERT_EQ(test, __tl_raw_post_send(raw, data, len), 0);
-	left = wait_for_completion_timeout(&raw->send.done,
-					   msecs_to_jiffies(timeout_ms));
-	KUNIT_ASSERT_GT(test, left, 0);
-	KUNIT_ASSERT_EQ(test, raw->send.status, IB_WC_SUCCESS);
-}
-
-/* Wait for the posted receive; return its length (its bytes in raw->buf). */
-static u32 tl_raw_recv(struct kunit *test, struct tl_raw *raw)
-{
-	long left = wait_for_completion_timeout(&raw->recv.done,
-						msecs_to_jiffies(timeout_ms));
-
-	KUNIT_ASSERT_GT_MSG(test, left, 0, "raw peer: nothing received");
-	KUNIT_ASSERT_EQ(test, raw->recv.status, IB_WC_SUCCESS);
-	ib_dma_sync_single_for_cpu(raw->dma_dev, raw->dma, TL_RAW_BUF,
-				   DMA_FROM_DEVICE);
-	return raw->recv.byte_len;
-}
-
-static void tl_raw_negotiate_req(struct smbdx_negotiate_req *req, u16 minv, u16 maxv)
-{
-	memset(req, 0, sizeof(*req));
-	req->min_version = cpu_to_le16(minv);
-	req->max_version = cpu_to_le16(maxv);
-	req->credits_requested = cpu_to_le16(10);
-	req->preferred_send_size = cpu_to_le32(1364);
-	req->max_receive_size = cpu_to_le32(1364);
-	req->max_fragmented_size = cpu_to_le32(131072);
-}
-
-/* The listener must end the raw peer's connection (it sees DISCONNECTED). */
-static void tl_raw_expect_disconnect(struct kunit *test, struct tl_raw *raw)
-{
-	tl_raw_wait(test, raw, RDMA_CM_EVENT_DISCONNECTED);
 }
 
 /* A peer that never negotiates is dropped when the passive timer fires. */
@@ -1277,6 +955,92 @@ static void smbdx_netdev_capable(struct kunit *test)
 	dev_put(ndev);
 }
 
+/*
+ * ksmbd asks with the RTNL held (FSCTL_QUERY_NETWORK_INTERFACE_INFO), and
+ * debugfs "devices" queries the ports, which takes the RTNL on rxe and siw:
+ * both in one case, so that lockdep sees both lock orders in every run.
+ */
+static void smbdx_netdev_capable_under_rtnl(struct kunit *test)
+{
+	const struct tl_dev *d = test->param_value;
+	struct seq_file m = {};
+	struct net_device *ndev;
+	struct sockaddr_in sin;
+	bool yes;
+
+	tl_addr(test, d, &sin);
+	m.size = PAGE_SIZE;
+	m.buf = kunit_kzalloc(test, m.size + 1, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m.buf);
+	KUNIT_ASSERT_EQ(test, smbdx_devices_show(&m, NULL), 0);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(m.buf, *d->dev), "%s not in:\n%s",
+				  *d->dev, m.buf);
+
+	ndev = dev_get_by_name(&init_net, *d->netdev);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, ndev, "no net device %s", *d->netdev);
+	rtnl_lock();
+	yes = smbdx_netdev_rdma_capable(ndev);
+	rtnl_unlock();
+	dev_put(ndev);
+	KUNIT_EXPECT_TRUE(test, yes);
+}
+
+/*
+ * The IPv4 wildcard address with port 0 listens on every device at that
+ * device's default port and nowhere else: a client reaches the rxe address
+ * on 445 and the siw address on 5445 (the accepted connections carry the
+ * wildcard listener's context), but not the other port of either. Once the
+ * listener is destroyed, neither default port answers.
+ */
+static void smbdx_listen_each_device_port(struct kunit *test)
+{
+	struct sockaddr_in any = { .sin_family = AF_INET };
+	struct smbdx_conn_config cfg;
+	struct smbdx_conn_info info;
+	struct smbdx_conn *conn;
+	struct tl_server *srv;
+	struct sockaddr_in sin;
+	unsigned int i;
+	u16 port;
+
+	smbdx_conn_config_init(&cfg);
+	cfg.negotiate_timeout_ms = 5000;
+	srv = tl_listen(test, &any, NULL, &tl_pull_ops);
+	KUNIT_EXPECT_EQ(test, smbdx_listener_port(srv->lis), 0);
+	for (i = 0; i < ARRAY_SIZE(tl_devs); i++) {
+		const struct tl_dev *d = &tl_devs[i];
+
+		port = d->iwarp ? SMBDX_PORT_IWARP : SMBDX_PORT_IB;
+		tl_addr(test, d, &sin);
+		conn = tl_connect(test, &sin, &cfg, NULL, NULL);
+		KUNIT_ASSERT_EQ(test, smbdx_conn_query(conn, &info), 0);
+		KUNIT_EXPECT_EQ_MSG(test, ntohs(((struct sockaddr_in *)&info.peer)->sin_port),
+				    port, "%s", *d->dev);
+		tl_accepted(test, srv, i);
+
+		sin.sin_port = htons(d->iwarp ? SMBDX_PORT_IB : SMBDX_PORT_IWARP);
+		conn = smbdx_connect(&init_net, (struct sockaddr *)&sin, NULL, &cfg,
+				     NULL, NULL);
+		KUNIT_EXPECT_TRUE_MSG(test, IS_ERR(conn), "%s: %pISpc answered",
+				      *d->dev, &sin);
+		if (!IS_ERR(conn))
+			smbdx_destroy(conn);
+	}
+	KUNIT_EXPECT_EQ(test, tl_nconns(srv), (int)ARRAY_SIZE(tl_devs));
+
+	/* Destroy it now (the deferred action then finds nothing to do). */
+	kunit_release_action(test, tl_listener_destroy, srv->lis);
+	for (i = 0; i < ARRAY_SIZE(tl_devs); i++) {
+		tl_addr(test, &tl_devs[i], &sin);
+		conn = smbdx_connect(&init_net, (struct sockaddr *)&sin, NULL, &cfg,
+				     NULL, NULL);
+		KUNIT_EXPECT_TRUE_MSG(test, IS_ERR(conn), "%s answered after destroy",
+				      *tl_devs[i].dev);
+		if (!IS_ERR(conn))
+			smbdx_destroy(conn);
+	}
+}
+
 static struct tl_raw *tl_raw_new(struct kunit *test)
 {
 	struct tl_raw *raw = kunit_kzalloc(test, sizeof(*raw), GFP_KERNEL);
@@ -1401,6 +1165,8 @@ static void smbdx_active_bad_responses(struct kunit *test)
 
 static struct kunit_case smbdx_transport_live_cases[] = {
 	KUNIT_CASE_PARAM(smbdx_netdev_capable, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbdx_netdev_capable_under_rtnl, tl_dev_gen_params),
+	KUNIT_CASE(smbdx_listen_each_device_port),
 	KUNIT_CASE_PARAM(smbdx_negotiate_both_ways, tl_dev_gen_params),
 	KUNIT_CASE_PARAM_ATTR(smbdx_size_classes_both_ways, tl_dev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),

@@ -99,10 +99,11 @@ main() {
 	"${kmake[@]}" INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 DEPMOD=true \
 		modules_install >>"$log" 2>&1
 	touch "$out/.smbd-built"
-	# Older builds of this variant are of no further use.
-	for old in "$SMBD_CACHE/kernel/$variant"-*; do
-		[ "$old" = "$out" ] || rm -rf "$old"
-	done
+	# Keep this build and the newest other one of the variant (a branch
+	# with the previous config fragments may still be using it); older
+	# ones go.
+	ls -dt "$SMBD_CACHE/kernel/$variant"-* 2>/dev/null | grep -vxF "$out" |
+		tail -n +2 | while read -r old; do rm -rf "$old"; done
 	say "$variant kernel built in $(( $(date +%s) - start )) s"
 	echo "$out"
 }

@@ -83,10 +83,17 @@ main() {
 		if grep -E 'warning:|error:' "$outdir/build.log" >&2; then
 			die "module build printed warnings (W=1 must be clean)"
 		fi
+		# Linux's own cifs.ko and ksmbd.ko on smbdirect.ko (shim/).
+		if ! "$SMBD_TOP/scripts/build-smb-modules.sh" --kdir "$kdir" \
+			--symvers "$bdir/src/Module.symvers" --out "$bdir/smb" \
+			>>"$outdir/build.log" 2>&1; then
+			cat "$outdir/build.log" >&2
+			die "cifs/ksmbd build failed"
+		fi
 		# smbdctl, the admin command, built as `make` builds it.
-		if ! make -C "$bdir/src/tools/smbdctl" >>"$outdir/build.log" 2>&1 ||
-			grep -E 'warning:|error:' "$outdir/build.log" >&2; then
-			die "smbdctl did not build cleanly"
+		if ! make -C "$bdir/src/tools/smbdctl" >"$outdir/smbdctl.log" 2>&1 ||
+			grep -E 'warning:|error:' "$outdir/smbdctl.log" >&2; then
+			die "smbdctl did not build cleanly (see $outdir/smbdctl.log)"
 		fi
 	fi
 	# The modules the build made, as kbuild lists them: the copy may still
@@ -94,11 +101,15 @@ main() {
 	[ -s "$bdir/src/modules.order" ] || die "no modules built in $bdir/src"
 	mapfile -t kos < <(awk -v d="$bdir/src" '{ sub(/\.o$/, ".ko"); print (/^\// ? "" : d "/") $0 }' \
 		"$bdir/src/modules.order" | LC_ALL=C sort)
+	smbkos=("$bdir/smb/fs/smb/client/cifs.ko" "$bdir/smb/fs/smb/server/ksmbd.ko")
+	for ko in "${smbkos[@]}"; do
+		[ -f "$ko" ] || die "no $ko"
+	done
 
 	# Per-run archive: init and the VM's scripts (scripts/guest/, as /init and
 	# /smbd/guest-*.sh), the shell tests with their lib.sh (tests/vm/, as
-	# /smbd/tests/) and the module tree (the kernel's own modules plus ours
-	# under extra/, indexed by depmod).
+	# /smbd/tests/) and the module tree (the kernel's own modules, ours
+	# under extra/ and our cifs and ksmbd under updates/, indexed by depmod).
 	base=$("$SMBD_TOP/scripts/mkinitramfs.sh")
 	stage=$(mktemp -d)
 	trap 'rm -rf "$stage"' EXIT
@@ -110,12 +121,16 @@ main() {
 	[ "$mode" != exec ] || cp "$exec_file" "$stage/smbd/exec"
 	cp -a "$kdir/modroot/lib/modules/$krel" "$stage/lib/modules/"
 	rm -f "$stage/lib/modules/$krel/build" "$stage/lib/modules/$krel/source"
-	mkdir -p "$stage/lib/modules/$krel/extra"
+	mkdir -p "$stage/lib/modules/$krel/extra" "$stage/lib/modules/$krel/updates"
 	cp "${kos[@]}" "$stage/lib/modules/$krel/extra/"
+	# Our cifs and ksmbd go where an installation puts them: depmod ranks
+	# updates/ above the kernel's own (kernel/fs/smb/...), so modprobe
+	# loads ours; the stock ones stay loadable by path.
+	cp "${smbkos[@]}" "$stage/lib/modules/$krel/updates/"
 	depmod -b "$stage" "$krel"
 	# `make install` of the product, staged as a package would ship it, for
 	# tests/vm/install.sh to install into the VM's root; smbdctl in PATH.
-	KDIR="$kdir" DESTDIR="$stage/smbd/install-root" PREFIX=/usr \
+	KDIR="$kdir" DESTDIR="$stage/smbd/install-root" PREFIX=/usr SMB_MODULES="$bdir/smb/fs/smb" \
 		"$bdir/src/scripts/install.sh" install >>"$outdir/build.log" 2>&1 ||
 		die "make install into the VM's staging failed (see $outdir/build.log)"
 	install -D -m 755 "$bdir/src/tools/smbdctl/smbdctl" "$stage/usr/sbin/smbdctl"

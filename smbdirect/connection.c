@@ -53,6 +53,8 @@ DEFINE_MUTEX(smbdx_conns_lock);
 LIST_HEAD(smbdx_conns);
 
 static atomic_t smbdx_conn_nums = ATOMIC_INIT(0);
+/* Connection objects allocated and not yet freed (debugfs stats). */
+atomic_t smbdx_conns_alive = ATOMIC_INIT(0);
 
 static const char * const smbdx_state_names[SMBDX_CS_COUNT] = {
 	"CREATED", "RESOLVE_ADDR", "RESOLVE_ROUTE", "CONNECTING", "NEGOTIATING",
@@ -98,6 +100,7 @@ struct smbdx_conn *smbdx_conn_alloc(enum smbdx_role role,
 	if (!conn)
 		return NULL;
 
+	atomic_inc(&smbdx_conns_alive);
 	conn->kind = SMBDX_OBJ_CONN;
 	conn->num = atomic_inc_return(&smbdx_conn_nums);
 	kref_init(&conn->ref);
@@ -174,6 +177,7 @@ static void smbdx_conn_release_work(struct work_struct *w)
 	smbdx_ready_flush(conn);
 	kfree(conn->mrs);
 	kfree(conn);
+	atomic_dec(&smbdx_conns_alive);
 }
 
 /**
@@ -279,6 +283,8 @@ void __smbdx_conn_fail(struct smbdx_conn *conn, int err, int cause)
 
 	conn->error = err;
 	conn->cause = cause;
+	/* A concrete failure found later is the better cause. */
+	conn->cause_provisional = cause == SMBDX_CAUSE_PEER_DISCONNECT;
 	trace_smbdx_error(conn, err, cause);
 	if (cause > 0 && cause < SMBDX_CAUSE_COUNT) {
 		atomic64_inc(&conn->stats.errors[cause]);
@@ -367,7 +373,10 @@ static bool smbdx_conn_no_waiters(struct smbdx_conn *conn)
  * queues on the peer's disconnect before the CM reports it), so the cause
  * is a peer disconnect (-ECONNRESET); after a local failure the flush only
  * finishes teardown and changes nothing (the first error sticks). Any
- * other status is an error of @cause (-EIO).
+ * other status is an error of @cause (-EIO); if it comes after a flush or
+ * a peer disconnect that was the first error, it is what started them,
+ * and it becomes the cause (the errno the upper layer sees does not
+ * change).
  *
  * Context: completion handler (softirq), conn->lock held.
  *
@@ -379,10 +388,28 @@ bool __smbdx_conn_wc_failed(struct smbdx_conn *conn, const struct ib_wc *wc,
 	lockdep_assert_held(&conn->lock);
 	if (likely(wc->status == IB_WC_SUCCESS))
 		return false;
-	if (wc->status == IB_WC_WR_FLUSH_ERR)
+	if (wc->status == IB_WC_WR_FLUSH_ERR) {
 		__smbdx_conn_fail(conn, -ECONNRESET, SMBDX_CAUSE_PEER_DISCONNECT);
-	else
+	} else if (conn->cause_provisional) {
+		/*
+		 * A flush or the peer's disconnect came first (one CQ for
+		 * both queues: the receive queue's flushes may be polled
+		 * before the send queue's error; the peer may disconnect
+		 * because of what this work request did), but this failure
+		 * is what started it: it is the cause. The error reported to
+		 * the upper layer stays the first one.
+		 */
+		conn->cause_provisional = false;
+		atomic64_dec(&conn->stats.errors[conn->cause]);
+		atomic64_dec(&smbdx_global_stats.errors[conn->cause]);
+		conn->cause = cause;
+		atomic64_inc(&conn->stats.errors[cause]);
+		atomic64_inc(&smbdx_global_stats.errors[cause]);
+		trace_smbdx_error(conn, conn->error, cause);
+		smbdx_conn_log_error(conn, cause);
+	} else {
 		__smbdx_conn_fail(conn, -EIO, cause);
+	}
 	return true;
 }
 
@@ -555,6 +582,10 @@ int smbdx_conn_cm_event(struct smbdx_conn *conn, struct rdma_cm_id *id,
 {
 	pr_debug("connection %u: %s (%d)\n", conn->num,
 		 rdma_event_msg(event->event), event->status);
+	/* Lost CM messages: the timers and the peer must cope. */
+	if (event->event != RDMA_CM_EVENT_DEVICE_REMOVAL &&
+	    smbdx_fault(SMBDX_FAULT_CM_EVENT))
+		return 0;
 
 	switch (event->event) {
 	case RDMA_CM_EVENT_ADDR_RESOLVED:
@@ -869,6 +900,30 @@ u64 smbdx_test_error_count(struct smbdx_conn *conn, int cause)
 	return atomic64_read(&conn->stats.errors[cause]);
 }
 EXPORT_SYMBOL_IF_KUNIT(smbdx_test_error_count);
+
+/**
+ * smbdx_test_global_stat() - test hook: a counter summed over every
+ *	connection ever made
+ * @s: counter
+ *
+ * Return: its value.
+ */
+u64 smbdx_test_global_stat(enum smbdx_stat s)
+{
+	return atomic64_read(&smbdx_global_stats.v[s]);
+}
+EXPORT_SYMBOL_IF_KUNIT(smbdx_test_global_stat);
+
+/**
+ * smbdx_test_conns_alive() - test hook: connection objects not yet freed
+ *
+ * Return: their number, on every listener and owner.
+ */
+int smbdx_test_conns_alive(void)
+{
+	return atomic_read(&smbdx_conns_alive);
+}
+EXPORT_SYMBOL_IF_KUNIT(smbdx_test_conns_alive);
 
 /**
  * smbdx_test_global_error_count() - test hook: a global error counter

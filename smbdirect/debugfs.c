@@ -65,6 +65,7 @@ static int smbdx_stats_show(struct seq_file *m, void *unused)
 	mutex_unlock(&smbdx_listeners_lock);
 
 	seq_printf(m, "connections %d\n", nconn);
+	seq_printf(m, "connections_allocated %d\n", atomic_read(&smbdx_conns_alive));
 	seq_printf(m, "listeners %d\n", nlis);
 	smbdx_show_stats(m, &smbdx_global_stats);
 	seq_puts(m, "# errors by cause\n");
@@ -106,21 +107,20 @@ DEFINE_SHOW_ATTRIBUTE(smbdx_connections);
 static int smbdx_listeners_show(struct seq_file *m, void *unused)
 {
 	struct smbdx_listener *lis;
-	int pending, err;
-	struct smbdx_conn *conn;
+	u32 pending;
+	int err;
 
 	mutex_lock(&smbdx_listeners_lock);
 	list_for_each_entry(lis, &smbdx_listeners, node) {
-		pending = 0;
 		spin_lock_bh(&lis->lock);
-		list_for_each_entry(conn, &lis->conns, lnode)
-			pending++;
+		pending = lis->nconns;
 		err = lis->error;
 		spin_unlock_bh(&lis->lock);
-		seq_printf(m, "%u addr=%pISpc dev=%s negotiating=%d accepted=%lld refused=%lld error=%d\n",
+		seq_printf(m, "%u addr=%pISpc dev=%s negotiating=%u accepted=%lld refused=%lld error=%d over_limit=%lld\n",
 			   lis->num, &lis->addr, lis->devname,
 			   pending, (long long)atomic64_read(&lis->accepted),
-			   (long long)atomic64_read(&lis->refused), err);
+			   (long long)atomic64_read(&lis->refused), err,
+			   (long long)atomic64_read(&lis->over_limit));
 	}
 	mutex_unlock(&smbdx_listeners_lock);
 	return 0;
@@ -314,7 +314,8 @@ DEFINE_SHOW_ATTRIBUTE(smbdx_conn_errors);
  * so an upper layer can show its own users the transport under a mount or
  * a session.
  *
- * Context: process; takes the connection's lock briefly.
+ * Context: process, also with a spinlock held (cifs's DebugData holds
+ * cifs_tcp_ses_lock); takes the connection's lock briefly and never sleeps.
  */
 void smbdx_conn_show(struct smbdx_conn *conn, struct seq_file *m)
 {

@@ -65,7 +65,8 @@ struct smbdx_msg *smbdx_msg_alloc(u32 len, gfp_t gfp)
 	struct page *page;
 	u32 i;
 
-	msg = kmalloc(struct_size(msg, bv, nvec), gfp);
+	msg = smbdx_fault(SMBDX_FAULT_MSG_ALLOC) ? NULL :
+	      kmalloc(struct_size(msg, bv, nvec), gfp);
 	if (!msg)
 		return NULL;
 	INIT_LIST_HEAD(&msg->list);

@@ -17,12 +17,12 @@
  * DEVICE_REMOVAL event is handled as well, for ids created while this ran.
  *
  * Locking: smbdx_devices_lock (a mutex) protects smbdx_devices. It is taken by
- * the add/remove callbacks (process context, may sleep) and by debugfs
- * readers. ib_query_port() is called with it held, which is allowed: it
- * sleeps at most, and never calls back into this client. The RDMA core
- * serialises add and remove of one device, and remove does not return
- * before the entry is off the list, so a reader holding the mutex never
- * sees a device that is being freed.
+ * the add/remove callbacks (process context, may sleep), by debugfs readers
+ * and by smbdx_netdev_rdma_capable(), which ksmbd calls with the RTNL held:
+ * nothing that may take the RTNL (ib_query_port() on rxe does) is called
+ * with it held. The RDMA core serialises add and remove of one device, and
+ * remove does not return before the entry is off the list, so a reader
+ * holding the mutex never sees a device that is being freed.
  */
 
 #include <linux/module.h>
@@ -30,6 +30,7 @@
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <rdma/ib_verbs.h>
+#include <kunit/visibility.h>
 
 #include "smbd.h"
 
@@ -58,6 +59,8 @@ static int smbdx_ib_add(struct ib_device *ibdev)
 
 	ibdev_info(ibdev, KBUILD_MODNAME ": added (%s)\n",
 		   smbdx_dev_verdict_str(sdev->limits.verdict));
+	/* Wildcard listeners with port 0 listen on it too. */
+	smbdx_lgroups_kick();
 	return 0;
 }
 
@@ -74,6 +77,7 @@ static void smbdx_ib_remove(struct ib_device *ibdev, void *client_data)
 
 	ibdev_info(ibdev, KBUILD_MODNAME ": removed\n");
 	kfree(sdev);
+	smbdx_lgroups_kick();
 }
 
 static struct ib_client smbdx_ib_client = {
@@ -151,17 +155,44 @@ static void smbdx_show_ports(struct seq_file *m, struct ib_device *ibdev)
  * device limits smbdirect depends on (SGEs, fast-registration page list
  * length, IRD/ORD) and smbdirect's verdict.
  *
- * Return: 0.
+ * The ports are queried without smbdx_devices_lock, holding a reference
+ * on each device instead: a provider's query_port may take the RTNL (rxe
+ * does), and smbdx_netdev_rdma_capable() is called with the RTNL held and
+ * takes smbdx_devices_lock.
+ *
+ * Return: 0, or -ENOMEM.
  */
 int smbdx_devices_show(struct seq_file *m, void *unused)
 {
+	struct smbdx_dev_snap {
+		struct ib_device *ibdev;
+		struct smbdx_dev_limits limits;
+	} *snap;
 	struct smbdx_device *sdev;
+	unsigned int n = 0, i;
 
 	mutex_lock(&smbdx_devices_lock);
+	list_for_each_entry(sdev, &smbdx_devices, list)
+		n++;
+	snap = kcalloc(max(n, 1U), sizeof(*snap), GFP_KERNEL);
+	if (!snap) {
+		mutex_unlock(&smbdx_devices_lock);
+		return -ENOMEM;
+	}
+	n = 0;
 	list_for_each_entry(sdev, &smbdx_devices, list) {
-		struct ib_device *ibdev = sdev->ibdev;
+		if (!ib_device_try_get(sdev->ibdev))
+			continue;
+		snap[n].ibdev = sdev->ibdev;
+		snap[n].limits = sdev->limits;
+		n++;
+	}
+	mutex_unlock(&smbdx_devices_lock);
+
+	for (i = 0; i < n; i++) {
+		struct ib_device *ibdev = snap[i].ibdev;
 		const struct ib_device_attr *a = &ibdev->attrs;
-		const struct smbdx_dev_limits *l = &sdev->limits;
+		const struct smbdx_dev_limits *l = &snap[i].limits;
 
 		seq_printf(m, "%s node=%s transport=%s", dev_name(&ibdev->dev),
 			   smbdx_node_type_str(ibdev->node_type),
@@ -176,10 +207,12 @@ int smbdx_devices_show(struct seq_file *m, void *unused)
 		seq_printf(m, " max_qp_wr=%d max_cqe=%d port=%u verdict=%s\n",
 			   a->max_qp_wr, a->max_cqe, l->port,
 			   smbdx_dev_verdict_str(l->verdict));
+		ib_device_put(ibdev);
 	}
-	mutex_unlock(&smbdx_devices_lock);
+	kfree(snap);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(smbdx_devices_show);
 
 /**
  * smbdx_device_limits() - what smbdirect may use of a device
@@ -203,6 +236,57 @@ bool smbdx_device_limits(struct ib_device *ibdev, struct smbdx_dev_limits *out)
 	}
 	mutex_unlock(&smbdx_devices_lock);
 	return found;
+}
+
+/**
+ * smbdx_devices_netdevs() - the net devices of the usable devices' ports
+ * @net: only net devices in this namespace
+ * @out: set to a kcalloc()ed array the caller frees, after dev_put() on
+ *	each entry's net device
+ *
+ * For listening on every device at its default port (listen_dev.c).
+ *
+ * Context: process, may sleep; takes smbdx_devices_lock.
+ *
+ * Return: the number of entries, or -ENOMEM.
+ */
+int smbdx_devices_netdevs(struct net *net, struct smbdx_dev_netdev **out)
+{
+	struct smbdx_dev_netdev *nd;
+	struct smbdx_device *sdev;
+	struct net_device *ndev;
+	unsigned int max = 0;
+	int n = 0;
+	u32 port;
+
+	mutex_lock(&smbdx_devices_lock);
+	list_for_each_entry(sdev, &smbdx_devices, list)
+		max += rdma_end_port(sdev->ibdev) - rdma_start_port(sdev->ibdev) + 1;
+	nd = kcalloc(max(max, 1U), sizeof(*nd), GFP_KERNEL);
+	if (!nd) {
+		mutex_unlock(&smbdx_devices_lock);
+		return -ENOMEM;
+	}
+	list_for_each_entry(sdev, &smbdx_devices, list) {
+		if (sdev->limits.verdict != SMBDX_DEV_OK)
+			continue;
+		rdma_for_each_port(sdev->ibdev, port) {
+			ndev = ib_device_get_netdev(sdev->ibdev, port);
+			if (!ndev)
+				continue;
+			if (!net_eq(dev_net(ndev), net)) {
+				dev_put(ndev);
+				continue;
+			}
+			nd[n].ndev = ndev;
+			nd[n].ibdev = sdev->ibdev;
+			nd[n].port = smbdx_port_of(&sdev->limits);
+			n++;
+		}
+	}
+	mutex_unlock(&smbdx_devices_lock);
+	*out = nd;
+	return n;
 }
 
 /**
@@ -286,9 +370,10 @@ bool smbdx_netdev_find(struct net_device *ndev, struct smbdx_netdev_hit *hit)
  * @ndev: network device
  *
  * What an SMB server asks before it advertises RDMA on an interface (ksmbd's
- * ksmbd_rdma_capable_netdev()). The interface may be the RDMA port's own
- * net device, a VLAN, bond or team on top of it (at any depth), or an IPoIB
- * interface (smbdx_netdev_find()).
+ * ksmbd_rdma_capable_netdev(), called with the RTNL held while ksmbd lists
+ * the interfaces for FSCTL_QUERY_NETWORK_INTERFACE_INFO). The interface
+ * may be the RDMA port's own net device, a VLAN, bond or team on top of it
+ * (at any depth), or an IPoIB interface (smbdx_netdev_find()).
  *
  * Context: process, may sleep; may be called with the RTNL held.
  *

@@ -56,6 +56,7 @@ void smbdx_listener_detach(struct smbdx_conn *conn)
 	conn->listener = NULL;
 	spin_lock_bh(&lis->lock);
 	list_del_init(&conn->lnode);
+	lis->nconns--;
 	if (list_empty(&lis->conns))
 		wake_up_all(&lis->wq);
 	spin_unlock_bh(&lis->lock);
@@ -70,14 +71,25 @@ static int smbdx_listener_connect_request(struct smbdx_listener *lis,
 	struct smbdx_ird_ord_hdr hdr;
 	enum smbdx_ird_ord_kind kind;
 	struct smbdx_conn *conn;
-	bool dying;
+	bool dying, busy;
 	int rc;
 
+	/*
+	 * Peers that have not negotiated yet (and connections of this
+	 * listener still being torn down) are bounded: an unauthenticated
+	 * peer cannot make the listener hold more than max_negotiating.
+	 */
 	spin_lock_bh(&lis->lock);
 	dying = lis->dying;
+	busy = lis->nconns >= READ_ONCE(smbdx_max_negotiating);
 	spin_unlock_bh(&lis->lock);
 	if (dying)
 		return -ECONNREFUSED;
+	if (busy) {
+		atomic64_inc(&lis->refused);
+		atomic64_inc(&lis->over_limit);
+		return -ECONNREFUSED;
+	}
 
 	conn = smbdx_conn_alloc(SMBDX_ROLE_PASSIVE, &lis->cfg);
 	if (!conn)
@@ -128,6 +140,7 @@ static int smbdx_listener_connect_request(struct smbdx_listener *lis,
 
 	spin_lock_bh(&lis->lock);
 	list_add_tail(&conn->lnode, &lis->conns);
+	lis->nconns++;
 	spin_unlock_bh(&lis->lock);
 
 	/*
@@ -144,6 +157,7 @@ static int smbdx_listener_connect_request(struct smbdx_listener *lis,
 		id->context = lis;
 		spin_lock_bh(&lis->lock);
 		list_del_init(&conn->lnode);
+		lis->nconns--;
 		spin_unlock_bh(&lis->lock);
 		goto refuse;
 	}
@@ -236,7 +250,11 @@ void smbdx_listeners_device_removed(struct ib_device *ibdev)
  * @addr: IPv4 or IPv6 address to listen on; the wildcard address listens
  *	on every RDMA device. Port 0 means the default of the device the
  *	address belongs to: ib_port (445) on InfiniBand/RoCE, iwarp_port
- *	(5445) on iWARP (MS-SMBD 1.9); it is refused for a wildcard address.
+ *	(5445) on iWARP (MS-SMBD 1.9). The IPv4 wildcard address with port 0
+ *	listens on every device at that device's default port, and only
+ *	there, following devices and IPv4 addresses as they come and go (one
+ *	listener per address, listen_dev.c; smbdx_listener_port() then
+ *	returns 0); IPv6 is not supported that way (-EAFNOSUPPORT).
  * @cfg: settings of every accepted connection, NULL for the defaults
  * @ops: callbacks; @ops->accept is required
  * @ctx: returned by smbdx_listener_context()
@@ -289,8 +307,13 @@ struct smbdx_listener *smbdx_listen(struct net *net, const struct sockaddr *addr
 
 	port = smbdx_sockaddr_port(addr);
 	if (!port) {
-		if (smbdx_sockaddr_any(addr))
-			goto out_free;
+		if (smbdx_sockaddr_any(addr)) {
+			/* Every device at its own port: listen_dev.c. */
+			rc = smbdx_lgroup_start(net, lis);
+			if (rc)
+				goto out_free;
+			return lis;
+		}
 		port = smbdx_addr_port(net, (struct sockaddr *)&lis->addr);
 		if (port < 0) {
 			rc = port;
@@ -345,7 +368,9 @@ EXPORT_SYMBOL_NS_GPL(smbdx_listener_context, SMBDX_NS);
  * smbdx_listener_port() - the port a listener listens on
  * @lis: listener
  *
- * Return: the port (the default chosen when 0 was given).
+ * Return: the port (the default chosen when 0 was given); 0 for the
+ * IPv4 wildcard address with port 0, which listens on each device's
+ * default port.
  */
 int smbdx_listener_port(struct smbdx_listener *lis)
 {
@@ -369,6 +394,8 @@ void smbdx_listener_destroy(struct smbdx_listener *lis)
 	struct smbdx_conn *conn;
 
 	might_sleep();
+	if (lis->group)
+		smbdx_lgroup_stop(lis);
 	spin_lock_bh(&lis->lock);
 	lis->dying = true;
 	spin_unlock_bh(&lis->lock);

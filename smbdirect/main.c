@@ -87,6 +87,16 @@ module_param(recv_queue_max, uint, 0644);
 MODULE_PARM_DESC(recv_queue_max,
 		 "bytes of received messages the upper layer may hold before credits stop (default 4 MiB)");
 
+unsigned int smbdx_max_negotiating = 64;
+module_param_named(max_negotiating, smbdx_max_negotiating, uint, 0644);
+MODULE_PARM_DESC(max_negotiating,
+		 "connections a listener holds before they negotiated, or while torn down, at most (default 64)");
+
+unsigned int smbdx_mr_max_total = 16384;
+module_param_named(mr_max_total, smbdx_mr_max_total, uint, 0644);
+MODULE_PARM_DESC(mr_max_total,
+		 "most fast-registration MRs of all connections together (default 16384)");
+
 unsigned int smbdx_mr_pool_max = 256;
 module_param_named(mr_pool_max, smbdx_mr_pool_max, uint, 0644);
 MODULE_PARM_DESC(mr_pool_max,
@@ -299,6 +309,7 @@ static int __init smbdx_init(void)
 	}
 
 	smbdx_debugfs_init();
+	smbdx_fault_init(smbdx_debugfs_root);
 
 	rc = smbdx_ctl_init();
 	if (rc) {

@@ -3,9 +3,11 @@
  * Buffer registration for peer RDMA (MS-SMBD 3.1.4.3, 3.1.4.4) with
  * fast-registration MRs, and remote invalidation (3.1.4.2, 3.1.5.8).
  *
- * Normal operation: every connection owns a pool of MRs, allocated with
- * its QP and sized by smbdx_mr_pool_size() from the device's fast-reg page
- * list length, MaxReadWriteSize and IRD. smbdx_register() turns a kernel
+ * Normal operation: every connection owns a pool of MRs, set up with its
+ * QP and sized by smbdx_mr_pool_size() from the device's fast-reg page list
+ * length, MaxReadWriteSize and IRD; the verbs MRs themselves are allocated
+ * by the first registrations that need them, up to mr_max_total over all
+ * connections (a passive connection rarely registers anything). smbdx_register() turns a kernel
  * iov_iter into a scatterlist, DMA-maps it, works out how many MRs it
  * needs (smbdx_frwr_count(): gaps and full page lists start a new MR),
  * takes them all at once from the pool (waiting, or -EAGAIN with
@@ -21,7 +23,7 @@
  * for exactly its current key. Every other MR gets a LOCAL_INV, chained
  * with only the last signaled, and is waited for; then the buffer is
  * unmapped. An MR whose REG_MR or LOCAL_INV failed is recycled
- * (deregistered and allocated afresh) before it is used again.
+ * (deregistered, and allocated afresh when next needed).
  *
  * Locking: conn->lock (BH) protects the pool lists, the MR states, the
  * registration list and mr_users; work requests are posted with it held
@@ -184,18 +186,65 @@ u32 smbdx_mr_plan(struct smbdx_conn *conn)
 
 static void smbdx_mr_wr_done(struct ib_cq *cq, struct ib_wc *wc);
 
+/* Verbs MRs allocated by all connections, bounded by mr_max_total. */
+static atomic_t smbdx_mrs_allocated = ATOMIC_INIT(0);
+
+static void smbdx_mr_dealloc(struct smbdx_mr *mr)
+{
+	if (!mr->mr)
+		return;
+	ib_dereg_mr(mr->mr);
+	mr->mr = NULL;
+	atomic_dec(&smbdx_mrs_allocated);
+}
+
+/*
+ * Give every MR of @reg a verbs MR: the ones never used yet, and the ones
+ * whose last registration or invalidation failed (dropped by
+ * smbdx_mr_put()). Process context, inside smbdx_conn_enter().
+ */
+static int smbdx_mr_materialize(struct smbdx_conn *conn, struct smbdx_reg *reg)
+{
+	struct ib_mr *ibmr;
+	u32 i;
+
+	for (i = 0; i < reg->nmrs; i++) {
+		struct smbdx_mr *mr = reg->mrs[i];
+
+		if (mr->mr)
+			continue;
+		if (atomic_inc_return(&smbdx_mrs_allocated) >
+		    READ_ONCE(smbdx_mr_max_total)) {
+			atomic_dec(&smbdx_mrs_allocated);
+			smbdx_stat_inc(conn, SMBDX_STAT_MR_GLOBAL_LIMIT);
+			return -ENOMEM;
+		}
+		ibmr = ib_alloc_mr(conn->pd, IB_MR_TYPE_MEM_REG, conn->mr_depth);
+		if (IS_ERR(ibmr)) {
+			atomic_dec(&smbdx_mrs_allocated);
+			return PTR_ERR(ibmr);
+		}
+		mr->mr = ibmr;
+		smbdx_stat_inc(conn, SMBDX_STAT_MR_ALLOCATED);
+	}
+	return 0;
+}
+
 /**
- * smbdx_mr_pool_init() - allocate the MR pool planned by smbdx_mr_plan()
+ * smbdx_mr_pool_init() - set up the MR pool planned by smbdx_mr_plan()
  * @conn: connection with a PD
+ *
+ * Only the pool's slots: the verbs MRs (a page list each) are allocated by
+ * the registrations that first need them, so a connection that never
+ * registers memory (the passive side, mostly) costs none.
  *
  * Context: process, serialised with teardown (res_mutex or not visible).
  *
- * Return: 0 or -ENOMEM (or the driver's error).
+ * Return: 0 or -ENOMEM.
  */
 int smbdx_mr_pool_init(struct smbdx_conn *conn)
 {
 	u32 i;
-	int rc;
 
 	INIT_LIST_HEAD(&conn->mr_free);
 	INIT_LIST_HEAD(&conn->mr_busy);
@@ -204,18 +253,12 @@ int smbdx_mr_pool_init(struct smbdx_conn *conn)
 	conn->mrs = kcalloc(conn->nmrs, sizeof(*conn->mrs), GFP_KERNEL);
 	if (!conn->mrs)
 		return -ENOMEM;
+	/* The verbs MRs come with the first registrations that need them. */
 	for (i = 0; i < conn->nmrs; i++) {
 		struct smbdx_mr *mr = &conn->mrs[i];
 
 		mr->conn = conn;
 		mr->cqe.done = smbdx_mr_wr_done;
-		mr->mr = ib_alloc_mr(conn->pd, IB_MR_TYPE_MEM_REG,
-				     conn->mr_depth);
-		if (IS_ERR(mr->mr)) {
-			rc = PTR_ERR(mr->mr);
-			mr->mr = NULL;
-			goto fail;
-		}
 		list_add_tail(&mr->list, &conn->mr_free);
 	}
 	conn->mr_free_count = conn->nmrs;
@@ -223,12 +266,6 @@ int smbdx_mr_pool_init(struct smbdx_conn *conn)
 	conn->mr_dead = false;
 	conn->mr_released = false;
 	return 0;
-fail:
-	while (i--)
-		ib_dereg_mr(conn->mrs[i].mr);
-	kfree(conn->mrs);
-	conn->mrs = NULL;
-	return rc;
 }
 
 static void smbdx_reg_unmap(struct smbdx_reg *reg)
@@ -291,12 +328,8 @@ void smbdx_mr_release(struct smbdx_conn *conn)
 			smbdx_reg_free(reg);
 	}
 	for (i = 0; i < conn->nmrs; i++) {
-		struct smbdx_mr *mr = &conn->mrs[i];
-
-		if (mr->mr)
-			ib_dereg_mr(mr->mr);
-		mr->mr = NULL;
-		mr->reg = NULL;
+		smbdx_mr_dealloc(&conn->mrs[i]);
+		conn->mrs[i].reg = NULL;
 	}
 	spin_lock_bh(&conn->lock);
 	INIT_LIST_HEAD(&conn->mr_free);
@@ -343,12 +376,18 @@ void smbdx_mr_remote_invalidated(struct smbdx_conn *conn, u32 rkey)
  * when they failed (or were flushed); the signaled end of the chain wakes
  * the waiting registration or deregistration.
  */
-static void smbdx_mr_wr_done(struct ib_cq *cq, struct ib_wc *wc)
+static void smbdx_mr_wr_done(struct ib_cq *cq, struct ib_wc *in)
 {
-	struct smbdx_mr *mr = container_of(wc->wr_cqe, struct smbdx_mr, cqe);
+	struct smbdx_mr *mr = container_of(in->wr_cqe, struct smbdx_mr, cqe);
 	struct smbdx_conn *conn = mr->conn;
 	struct smbdx_reg *reg = mr->reg;
+	struct ib_wc injected, *wc = in;
 
+	if (!in->status && smbdx_fault(SMBDX_FAULT_MR_WC)) {
+		injected = *in;
+		injected.status = IB_WC_GENERAL_ERR;
+		wc = &injected;
+	}
 	spin_lock_bh(&conn->lock);
 	if (__smbdx_conn_wc_failed(conn, wc, SMBDX_CAUSE_MR_ERROR)) {
 		if (mr->state != SMBDX_MR_LOST)
@@ -394,7 +433,6 @@ static int smbdx_mr_take(struct smbdx_conn *conn, struct smbdx_reg *reg, u32 n)
  */
 static void smbdx_mr_put(struct smbdx_conn *conn, struct smbdx_mr *mr)
 {
-	struct ib_mr *fresh = NULL, *old = NULL;
 	enum smbdx_mr_state state;
 
 	spin_lock_bh(&conn->lock);
@@ -403,27 +441,13 @@ static void smbdx_mr_put(struct smbdx_conn *conn, struct smbdx_mr *mr)
 	if (state == SMBDX_MR_LOST)
 		return;
 	if (state == SMBDX_MR_BROKEN) {
-		old = mr->mr;
-		fresh = ib_alloc_mr(conn->pd, IB_MR_TYPE_MEM_REG,
-				    conn->mr_depth);
-		if (IS_ERR(fresh))
-			fresh = NULL;
-		ib_dereg_mr(old);
+		/* Its key may still be valid: a fresh one comes when needed. */
+		smbdx_mr_dealloc(mr);
 		smbdx_stat_inc(conn, SMBDX_STAT_MR_RECYCLED);
 	}
 
 	spin_lock_bh(&conn->lock);
 	mr->reg = NULL;
-	if (state == SMBDX_MR_BROKEN) {
-		mr->mr = fresh;
-		if (!fresh) {
-			/* The pool shrinks by one; registrations adapt. */
-			list_del_init(&mr->list);
-			conn->mr_usable--;
-			spin_unlock_bh(&conn->lock);
-			return;
-		}
-	}
 	mr->state = SMBDX_MR_FREE;
 	list_move_tail(&mr->list, &conn->mr_free);
 	conn->mr_free_count++;
@@ -456,7 +480,12 @@ static int smbdx_mr_post(struct smbdx_conn *conn, struct smbdx_reg *reg,
 		spin_unlock_bh(&conn->lock);
 		return conn->error ? conn->error : -ENOTCONN;
 	}
-	rc = ib_post_send(conn->id->qp, first, &bad);
+	if (smbdx_fault(SMBDX_FAULT_MR_POST)) {
+		rc = -ENOMEM;
+		bad = first;
+	} else {
+		rc = ib_post_send(conn->id->qp, first, &bad);
+	}
 	if (rc) {
 		if (bad != first) {
 			for (i = 0; i < reg->nmrs; i++)
@@ -602,7 +631,8 @@ struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
 	if (rc)
 		return ERR_PTR(rc);
 
-	reg = kzalloc(struct_size(reg, mrs, conn->nmrs), GFP_KERNEL);
+	reg = smbdx_fault(SMBDX_FAULT_REG_ALLOC) ? NULL :
+	      kzalloc(struct_size(reg, mrs, conn->nmrs), GFP_KERNEL);
 	if (!reg) {
 		rc = -ENOMEM;
 		goto out_leave;
@@ -680,7 +710,9 @@ struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
 	if (rc)
 		goto out_unmap;
 
-	rc = smbdx_reg_post(conn, reg, flags);
+	rc = smbdx_mr_materialize(conn, reg);
+	if (!rc)
+		rc = smbdx_reg_post(conn, reg, flags);
 	if (rc) {
 		spin_lock_bh(&conn->lock);
 		if (!reg->orphan)

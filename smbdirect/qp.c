@@ -121,6 +121,22 @@ int smbdx_qp_setup(struct smbdx_conn *conn)
 	conn->qp_created = true;
 	conn->cq_id = conn->cq->res.id;
 	conn->qpn = conn->id->qp->qp_num;
+	/*
+	 * rdma_rw_init_qp() adds its own entries and then clamps the send
+	 * queue to the device's limit; the provider reports what it made.
+	 * If that is less than planned, the RDMA read/write budget gives way,
+	 * never the Sends' or the drain's slots.
+	 */
+	if (qpa.cap.max_send_wr < sq) {
+		u32 short_by = sq - qpa.cap.max_send_wr;
+
+		if (short_by >= conn->rw_wr_budget) {
+			rc = -ENOSPC;
+			goto out;
+		}
+		conn->rw_wr_budget -= short_by;
+		conn->rw_wr_avail = conn->rw_wr_budget;
+	}
 
 	rc = smbdx_mr_pool_init(conn);
 	if (rc)

@@ -112,7 +112,8 @@ static int __smbdx_post_recv(struct smbdx_conn *conn, struct smbdx_recv_io *rio)
 	ib_dma_sync_single_for_device(conn->ibdev, rio->dma, conn->rio_size,
 				      DMA_FROM_DEVICE);
 	rio->cid = ++conn->next_cid;
-	rc = ib_post_recv(conn->id->qp, &wr, NULL);
+	rc = smbdx_fault(SMBDX_FAULT_POST_RECV) ? -ENOMEM :
+	     ib_post_recv(conn->id->qp, &wr, NULL);
 	if (rc)
 		return rc;
 	conn->recvs_posted++;

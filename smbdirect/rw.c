@@ -78,6 +78,8 @@ struct smbdx_rw_op {
  * @conn: connection
  * @op: the call, NULL for an orphan
  * @cqe: completion of the context's last work request
+ * @err_cqe: completion of any other work request of the chunk: they are
+ *	unsignaled, so it only ever sees a failure (or a flush)
  * @ctx: the rdma_rw context, valid if @ctx_ok
  * @ctx_ok: rdma_rw_ctx_init() succeeded
  * @slot: holds a context slot (and a read slot if @read)
@@ -101,6 +103,7 @@ struct smbdx_rw_chunk {
 	struct smbdx_conn *conn;
 	struct smbdx_rw_op *op;
 	struct ib_cqe cqe;
+	struct ib_cqe err_cqe;
 	struct rdma_rw_ctx ctx;
 	bool ctx_ok;
 	bool slot;
@@ -172,6 +175,26 @@ static void smbdx_rw_done(struct ib_cq *cq, struct ib_wc *wc)
 	wake_up_all(&conn->wq);
 	if (last)
 		complete(&op->done);
+}
+
+/*
+ * An unsignaled work request of a chunk failed (the peer refused the
+ * first Write of a chain, say). The completion of the chunk's last work
+ * request follows, flushed; this one comes first and names the real
+ * cause, which a flush alone would report as the peer's disconnect.
+ */
+static void smbdx_rw_wr_failed(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct smbdx_rw_chunk *ch = container_of(wc->wr_cqe,
+						 struct smbdx_rw_chunk, err_cqe);
+	struct smbdx_conn *conn = ch->conn;
+
+	trace_smbdx_rw_done(conn, ch->cid, ch->read, ch->len, wc);
+	spin_lock_bh(&conn->lock);
+	__smbdx_conn_wc_failed(conn, wc, SMBDX_CAUSE_RW_ERROR);
+	if (ch->op && !ch->op->status)
+		ch->op->status = wc->status;
+	spin_unlock_bh(&conn->lock);
 }
 
 static void smbdx_rw_chunk_free(struct smbdx_conn *conn,
@@ -416,13 +439,14 @@ static int smbdx_rw_chunk_start(struct smbdx_conn *conn, struct smbdx_rw_op *op,
 {
 	enum dma_data_direction dir = read ? DMA_FROM_DEVICE : DMA_TO_DEVICE;
 	const struct ib_send_wr *bad = NULL;
-	struct ib_send_wr *first;
+	struct ib_send_wr *first, *wr;
 	struct smbdx_rw_chunk *ch;
 	struct iov_iter copy;
 	int npages, n, rc;
 	ssize_t got;
 
-	ch = kzalloc(sizeof(*ch), GFP_KERNEL);
+	ch = smbdx_fault(SMBDX_FAULT_RW_ALLOC) ? NULL :
+	     kzalloc(sizeof(*ch), GFP_KERNEL);
 	if (!ch)
 		return -ENOMEM;
 	ch->conn = conn;
@@ -430,6 +454,7 @@ static int smbdx_rw_chunk_start(struct smbdx_conn *conn, struct smbdx_rw_op *op,
 	ch->read = read;
 	ch->len = seg->len;
 	ch->cqe.done = smbdx_rw_done;
+	ch->err_cqe.done = smbdx_rw_wr_failed;
 	list_add_tail(&ch->list, list);
 
 	rc = smbdx_rw_get_slot(conn, read, list);
@@ -470,6 +495,10 @@ static int smbdx_rw_chunk_start(struct smbdx_conn *conn, struct smbdx_rw_op *op,
 	else
 		first = rdma_rw_ctx_wrs(&ch->ctx, conn->id->qp,
 					conn->id->port_num, &ch->cqe, NULL);
+	/* Unsignaled ones report only failures, but to us. */
+	for (wr = first; wr; wr = wr->next)
+		if (!wr->wr_cqe)
+			wr->wr_cqe = &ch->err_cqe;
 
 	spin_lock_bh(&conn->lock);
 	if (conn->mr_dead || conn->state != SMBDX_CS_ESTABLISHED ||
@@ -483,7 +512,12 @@ static int smbdx_rw_chunk_start(struct smbdx_conn *conn, struct smbdx_rw_op *op,
 	/* Valid from the REG_MR on, until the final LOCAL_INV completes. */
 	if (ch->lmr)
 		ch->lmr->need_inval = true;
-	rc = ib_post_send(conn->id->qp, first, &bad);
+	if (smbdx_fault(SMBDX_FAULT_RW_POST)) {
+		rc = -ENOMEM;
+		bad = first;
+	} else {
+		rc = ib_post_send(conn->id->qp, first, &bad);
+	}
 	if (rc) {
 		atomic_dec(&op->pending);
 		if (bad != first) {

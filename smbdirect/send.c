@@ -58,7 +58,8 @@ struct smbdx_send_io *smbdx_send_io_alloc(struct smbdx_conn *conn, u32 size,
 {
 	struct smbdx_send_io *io;
 
-	io = kmalloc(struct_size(io, buf, size), gfp);
+	io = smbdx_fault(SMBDX_FAULT_SEND_ALLOC) ? NULL :
+	     kmalloc(struct_size(io, buf, size), gfp);
 	if (!io)
 		return NULL;
 	memset(io, 0, sizeof(*io));
@@ -127,7 +128,8 @@ int smbdx_post_send_io(struct smbdx_conn *conn, struct smbdx_send_io *io)
 	} else {
 		wr.opcode = IB_WR_SEND;
 	}
-	rc = ib_post_send(conn->id->qp, &wr, NULL);
+	rc = smbdx_fault(SMBDX_FAULT_POST_SEND) ? -ENOMEM :
+	     ib_post_send(conn->id->qp, &wr, NULL);
 	if (rc) {
 		ib_dma_unmap_single(conn->ibdev, io->dma, io->len, DMA_TO_DEVICE);
 		return rc;

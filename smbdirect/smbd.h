@@ -42,6 +42,7 @@
 #include "credits.h"
 #include "frag.h"
 #include "devlimits.h"
+#include "fault.h"
 
 struct dentry;
 struct sg_table;
@@ -60,6 +61,8 @@ struct smbdx_device {
 
 /* ---- module parameters (main.c) ---- */
 extern unsigned int smbdx_mr_pool_max;
+extern unsigned int smbdx_mr_max_total;
+extern unsigned int smbdx_max_negotiating;
 extern unsigned int smbdx_rw_ctxs;
 extern unsigned int smbdx_rw_max_descs;
 extern unsigned int smbdx_destroy_drain_ms;
@@ -322,6 +325,7 @@ struct smbdx_conn {
 	bool loss_notified;
 	bool upcalls_off;
 	bool test_mute;
+	bool cause_provisional;		/* a peer disconnect, maybe a symptom */
 	u32 waiters;			/* API calls inside send/recv */
 	bool send_blocked;
 	bool recv_gated;
@@ -432,7 +436,13 @@ struct smbdx_conn {
  * @port: the port listened on
  * @accepted: connections handed to the upper layer
  * @refused: connections refused or failed before the hand-over
+ * @over_limit: connect requests refused because @nconns had reached
+ *	max_negotiating
+ * @nconns: connections on @conns
  * @remove_work: destroys @id after a DEVICE_REMOVAL CM event
+ * @group: for a wildcard address with port 0, the per-device listeners
+ *	this handle stands for (listen_dev.c); it then has no @id and @port
+ *	is 0
  */
 struct smbdx_listener {
 	enum smbdx_obj_kind kind;
@@ -454,7 +464,10 @@ struct smbdx_listener {
 	int port;
 	atomic64_t accepted;
 	atomic64_t refused;
+	atomic64_t over_limit;
+	u32 nconns;
 	struct work_struct remove_work;
+	struct smbdx_lgroup *group;
 };
 
 /* ---- main.c ---- */
@@ -462,13 +475,27 @@ void smbdx_stat_inc(struct smbdx_conn *conn, enum smbdx_stat s);
 void smbdx_stat_add(struct smbdx_conn *conn, enum smbdx_stat s, u64 n);
 
 /* ---- device.c ---- */
+/**
+ * struct smbdx_dev_netdev - the net device of a port of a usable device
+ * @ndev: the net device; the entry holds a reference on it
+ * @ibdev: the RDMA device (identity only once the entry is returned)
+ * @port: the device's default SMB Direct port (MS-SMBD 1.9)
+ */
+struct smbdx_dev_netdev {
+	struct net_device *ndev;
+	struct ib_device *ibdev;
+	u16 port;
+};
+
 int smbdx_device_init(void);
 void smbdx_device_exit(void);
 int smbdx_devices_show(struct seq_file *m, void *unused);
 bool smbdx_device_limits(struct ib_device *ibdev, struct smbdx_dev_limits *out);
+int smbdx_devices_netdevs(struct net *net, struct smbdx_dev_netdev **out);
 
 /* ---- connection.c ---- */
 extern struct mutex smbdx_conns_lock;
+extern atomic_t smbdx_conns_alive;
 extern struct list_head smbdx_conns;
 
 struct smbdx_conn *smbdx_conn_alloc(enum smbdx_role role,
@@ -514,6 +541,11 @@ int smbdx_listener_cm_event(struct smbdx_listener *lis, struct rdma_cm_id *id,
 			    struct rdma_cm_event *event);
 void smbdx_listeners_device_removed(struct ib_device *ibdev);
 void smbdx_listener_detach(struct smbdx_conn *conn);
+
+/* ---- listen_dev.c ---- */
+int smbdx_lgroup_start(struct net *net, struct smbdx_listener *lis);
+void smbdx_lgroup_stop(struct smbdx_listener *lis);
+void smbdx_lgroups_kick(void);
 
 /* ---- send.c ---- */
 void __smbdx_send_pump(struct smbdx_conn *conn, struct smbdx_send_io **spare);
@@ -640,6 +672,8 @@ void smbdx_test_set_mute(struct smbdx_conn *conn, bool mute);
 u64 smbdx_test_stat(struct smbdx_conn *conn, enum smbdx_stat s);
 u64 smbdx_test_error_count(struct smbdx_conn *conn, int cause);
 u64 smbdx_test_global_error_count(int cause);
+u64 smbdx_test_global_stat(enum smbdx_stat s);
+int smbdx_test_conns_alive(void);
 int smbdx_test_cause(struct smbdx_conn *conn);
 u64 smbdx_test_held_bytes(struct smbdx_conn *conn);
 

@@ -6,9 +6,11 @@
 # kernel (scripts/vm.sh). Copy that tree into the VM's root as a package
 # would, run depmod, and check that modprobe now loads the installed
 # smbdirect.ko and sqos.ko (updates/smbdirect/, which depmod ranks above the
-# copies the VM already has in extra/), of the checkout's VERSION, that the
+# copies the VM already has in extra/), of the checkout's VERSION, that
+# modprobe cifs and ksmbd would load the installed builds of ours (the
+# depmod.d override ranks them above the VM's own copies), that the
 # installed smbdctl runs, and that uninstall (scripts/install.sh, which
-# `make uninstall` runs) hands the modules back to extra/. Exit 0 = pass.
+# `make uninstall` runs) hands everything back. Exit 0 = pass.
 . "$(dirname "$0")/lib.sh"
 
 R=/smbd/install-root
@@ -49,6 +51,16 @@ v=$(cat /src/VERSION)
 [ "$(cat /sys/module/smbdirect/version)" = "$v" ] || fail "smbdirect version is not $v"
 [ "$(cat /sys/module/sqos/version)" = "$v" ] || fail "sqos version is not $v"
 echo "# modprobe loaded $m, version $v"
+# Our cifs and ksmbd (shim/) came with it: ranked above the ones the VM
+# already has in updates/ by the depmod.d override, and above the kernel's.
+[ -f "/etc/depmod.d/smbdirect-$krel.conf" ] || fail "no depmod.d file for $krel"
+for m in client/cifs server/ksmbd; do
+	case "$(modinfo -n "${m#*/}")" in
+	"$ours/$m".ko*) ;;
+	*) fail "modprobe ${m#*/} would load $(modinfo -n "${m#*/}"), not $ours/$m.ko" ;;
+	esac
+done
+echo "# modprobe cifs would load $(modinfo -n cifs)"
 wait_for "$DEV_WAIT_S" grep -q "^$RXE_DEV " /sys/kernel/debug/smbdirect/devices ||
 	fail "the reloaded smbdirect does not see $RXE_DEV"
 smbdctl version | grep -qx "smbdctl $v" || fail "smbdctl version"
@@ -63,6 +75,10 @@ KRELEASE=$krel PREFIX=/usr bash /src/scripts/install.sh uninstall || fail "unins
 case "$(modinfo -n smbdirect)" in
 /lib/modules/$krel/extra/smbdirect.ko*) ;;
 *) fail "after uninstall modprobe would load $(modinfo -n smbdirect)" ;;
+esac
+[ ! -e "/etc/depmod.d/smbdirect-$krel.conf" ] || fail "the depmod.d file is still there"
+case "$(modinfo -n cifs)" in
+"$ours"/*) fail "after uninstall modprobe cifs would load $(modinfo -n cifs)" ;;
 esac
 # Later tests use smbdctl: put it back (the module stays loaded).
 cp "$R/usr/sbin/smbdctl" /usr/sbin/smbdctl

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Interop with the stock cifs client (fs/smb/client, its own SMB Direct
-# code): `mount -t cifs -o rdma` (mount.cifs) against smbd_test's sink
+# code, loaded by path: `modprobe cifs` loads ours, tests/vm/smb_shim.sh):
+# `mount -t cifs -o rdma` (mount.cifs) against smbd_test's sink
 # listener on rxe, then on siw. SMB Direct negotiation must complete and the
 # first message must carry an SMB2 header (the NEGOTIATE request); the sink
 # hangs up after it, so the mount fails fast, as it must
@@ -21,7 +22,7 @@ cleanup() {
 	umount "$MNT" 2>/dev/null
 	echo "unlisten all" >"$C" 2>/dev/null
 	rmmod smbd_test 2>/dev/null
-	wait_for 30 modprobe -r cifs
+	wait_for 30 rmmod cifs
 }
 
 fail() {
@@ -94,7 +95,8 @@ cifs_mount() {
 		fail "$_a: cifs's first message is not an SMB2 NEGOTIATE: $first"
 }
 
-modprobe cifs || fail "modprobe cifs"
+load_stock cifs || fail "insmod $(stock_ko cifs)"
+[ "$(smb_module cifs)" = stock ] || fail "wanted the stock cifs, $(smb_module cifs) is loaded"
 mkdir -p "$MNT"
 # RoCE: cifs tries 5445 first (nothing listens there on rxe), then 445.
 cmd listen sink "$RXE_ADDR" 445 hangup=1
@@ -107,6 +109,6 @@ dmesg | grep -E 'CIFS' | tail -n 10 | sed 's/^/# /'
 cmd unlisten all
 wait_for 20 sh -c "[ ! -s $D/connections ]" || fail "connections left behind"
 rmmod smbd_test || fail "rmmod smbd_test"
-wait_for 30 modprobe -r cifs || fail "cifs could not be unloaded"
+wait_for 30 rmmod cifs || fail "cifs could not be unloaded"
 rmdir "$MNT"
 echo "stock cifs: SMB Direct negotiated with our listener on rxe and siw, first message SMB2 NEGOTIATE"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Interop with the stock ksmbd (fs/smb/server, its own SMB Direct code),
+# Interop with the stock ksmbd (fs/smb/server, its own SMB Direct code,
+# loaded by path: `modprobe ksmbd` loads ours, tests/vm/smb_shim.sh),
 # run with ksmbd-tools: our client connects over rxe, negotiates SMB Direct,
 # sends an SMB2 NEGOTIATE request as one data transfer message and must get
 # a valid SMB2 NEGOTIATE response (smbd_test's negotiate command checks it;
@@ -22,7 +23,7 @@ NEG="negotiate_timeout_ms=30000 timeout_ms=30000"
 stop_ksmbd() {
 	ksmbd.control -s >/dev/null 2>&1
 	wait_for 30 sh -c '! pidof ksmbd.mountd' || return 1
-	wait_for 30 modprobe -r ksmbd
+	wait_for 30 rmmod ksmbd
 }
 
 siw_back() { # re-create siw if this test removed it
@@ -68,7 +69,9 @@ ksmbd_listens() {
 }
 
 start_ksmbd() {
-	modprobe ksmbd || fail "modprobe ksmbd"
+	load_stock ksmbd || fail "insmod $(stock_ko ksmbd)"
+	[ "$(smb_module ksmbd)" = stock ] ||
+		fail "wanted the stock ksmbd, $(smb_module ksmbd) is loaded"
 	# ksmbd's RDMA debug messages make the kernel log tell its story.
 	ksmbd.control -d rdma >/dev/null || fail "ksmbd.control -d rdma"
 	ksmbd.mountd -c "$K/ksmbd.conf" -u "$K/ksmbdpwd.db" || fail "ksmbd.mountd"

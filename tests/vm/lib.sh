@@ -55,3 +55,43 @@ addr_ready() {
 	ip -4 addr show dev "$1" | grep -q "inet $2/" &&
 		ip route get "$2" >/dev/null 2>&1
 }
+
+# Linux's own cifs and ksmbd. Ours (built with shim/, depending on
+# smbdirect) are installed under updates/, so `modprobe cifs` and
+# `modprobe ksmbd` load them; the kernel's own stay in kernel/fs/smb and
+# are loaded by path, as interop peers.
+stock_ko() { # stock_ko cifs|ksmbd: path of Linux's own module
+	case "$1" in
+	cifs) echo "/lib/modules/$(uname -r)/kernel/fs/smb/client/cifs.ko" ;;
+	ksmbd) echo "/lib/modules/$(uname -r)/kernel/fs/smb/server/ksmbd.ko" ;;
+	*) return 1 ;;
+	esac
+}
+
+# load_stock cifs|ksmbd: insmod Linux's own module after its dependencies.
+load_stock() {
+	_ko=$(stock_ko "$1") || return 1
+	[ -f "$_ko" ] || { echo "no $_ko"; return 1; }
+	for _d in $(modinfo -F depends "$_ko" | tr ',' ' '); do
+		modprobe "$_d" || return 1
+	done
+	insmod "$_ko"
+}
+
+# smb_module cifs|ksmbd: which one is loaded: "ours" (out of tree, uses
+# smbdirect), "stock" (in tree, does not), "none", or "unknown".
+smb_module() {
+	if [ ! -d "/sys/module/$1" ]; then
+		echo none
+		return
+	fi
+	_o=no
+	grep -q O "/sys/module/$1/taint" 2>/dev/null && _o=yes
+	if [ -e "/sys/module/smbdirect/holders/$1" ] && [ $_o = yes ]; then
+		echo ours
+	elif [ ! -e "/sys/module/smbdirect/holders/$1" ] && [ $_o = no ]; then
+		echo stock
+	else
+		echo unknown
+	fi
+}

@@ -1,0 +1,353 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A raw RDMA CM peer for the live KUnit suites: it connects to (or listens
+ * for) an smbdirect endpoint and sends and receives bytes without speaking
+ * SMB Direct, so a test can play a broken, hostile or silent peer.
+ *
+ * One send and one receive in flight at a time, each of at most
+ * TL_RAW_BUF bytes; completions are polled in softirq and wake the test
+ * thread. Everything is released by a KUnit action (tl_raw_release()),
+ * which a test may run early with kunit_release_action().
+ *
+ * Include after smbd_live_util.h (it uses timeout_ms).
+ */
+#ifndef _SMBD_RAW_PEER_H
+#define _SMBD_RAW_PEER_H
+
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
+
+#include <smbdirect/pdu.h>
+
+#define TL_RAW_BUF	4096
+
+struct tl_raw_xfer {
+	struct ib_cqe cqe;
+	struct completion done;
+	enum ib_wc_status status;
+	u32 byte_len;
+};
+
+struct tl_raw {
+	struct rdma_cm_id *id;
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+	bool qp;
+	bool connected;
+	void *buf;		/* receive half, then send half */
+	u64 dma;
+	struct ib_device *dma_dev;
+	struct tl_raw_xfer send, recv;
+	spinlock_t lock;	/* protects seen and bad */
+	wait_queue_head_t wq;
+	unsigned long seen;
+	int bad;
+	/* A raw listener: the endpoint its one connect request becomes. */
+	struct tl_raw *child;
+	/* A raw server: answer the request with @resp (@resp_len bytes). */
+	bool respond;
+	struct smbdx_negotiate_resp resp;
+	u32 resp_len;
+};
+
+static __maybe_unused void tl_raw_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct tl_raw_xfer *x = container_of(wc->wr_cqe, struct tl_raw_xfer, cqe);
+
+	x->status = wc->status;
+	x->byte_len = wc->byte_len;
+	complete(&x->done);
+}
+
+static __maybe_unused int tl_raw_setup(struct tl_raw *raw);
+static __maybe_unused int __tl_raw_post_recv(struct tl_raw *raw);
+
+/* A raw listener's connect request: set up its child and accept. */
+static __maybe_unused int tl_raw_accept(struct tl_raw *lis, struct rdma_cm_id *id)
+{
+	struct rdma_conn_param cp = {
+		.responder_resources = 1,
+		.initiator_depth = 1,
+		.rnr_retry_count = 6,
+	};
+	struct tl_raw *c = lis->child;
+	int rc;
+
+	if (!c || c->id)
+		return -ECONNREFUSED;
+	c->id = id;
+	id->context = c;
+	rc = tl_raw_setup(c);
+	if (!rc)
+		rc = __tl_raw_post_recv(c);
+	if (!rc)
+		rc = rdma_accept(id, &cp);
+	if (rc) {
+		/* The CM destroys @id; the QP must go first. */
+		if (c->qp)
+			rdma_destroy_qp(id);
+		c->qp = false;
+		c->id = NULL;
+		return rc;
+	}
+	c->connected = true;
+	return 0;
+}
+
+static __maybe_unused int tl_raw_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
+{
+	struct tl_raw *raw = id->context;
+
+	if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST)
+		return tl_raw_accept(raw, id);
+	spin_lock_bh(&raw->lock);
+	if (ev->event < BITS_PER_LONG)
+		__set_bit(ev->event, &raw->seen);
+	switch (ev->event) {
+	case RDMA_CM_EVENT_ADDR_ERROR:
+	case RDMA_CM_EVENT_ROUTE_ERROR:
+	case RDMA_CM_EVENT_CONNECT_ERROR:
+	case RDMA_CM_EVENT_UNREACHABLE:
+	case RDMA_CM_EVENT_REJECTED:
+		if (raw->bad < 0)
+			raw->bad = ev->event;
+		break;
+	default:
+		break;
+	}
+	spin_unlock_bh(&raw->lock);
+	wake_up_all(&raw->wq);
+	return 0;
+}
+
+static __maybe_unused void tl_raw_release(void *data)
+{
+	struct tl_raw *raw = data;
+
+	if (raw->qp) {
+		if (raw->connected) {
+			rdma_disconnect(raw->id);
+			ib_drain_qp(raw->id->qp);
+		}
+		rdma_destroy_qp(raw->id);
+	}
+	if (raw->cq)
+		ib_free_cq(raw->cq);
+	if (raw->dma_dev)
+		ib_dma_unmap_single(raw->dma_dev, raw->dma, 2 * TL_RAW_BUF,
+				    DMA_BIDIRECTIONAL);
+	if (raw->pd)
+		ib_dealloc_pd(raw->pd);
+	if (raw->id)
+		rdma_destroy_id(raw->id);
+	kfree(raw->buf);
+}
+
+static __maybe_unused bool tl_raw_seen(struct tl_raw *raw, int ev)
+{
+	bool done;
+
+	spin_lock_bh(&raw->lock);
+	done = test_bit(ev, &raw->seen) || raw->bad >= 0;
+	spin_unlock_bh(&raw->lock);
+	return done;
+}
+
+static __maybe_unused void tl_raw_wait(struct kunit *test, struct tl_raw *raw, int ev)
+{
+	long left = wait_event_timeout(raw->wq, tl_raw_seen(raw, ev),
+				       msecs_to_jiffies(timeout_ms));
+
+	KUNIT_ASSERT_GT_MSG(test, left, 0, "raw peer: no %s", rdma_event_msg(ev));
+	KUNIT_ASSERT_LT_MSG(test, raw->bad, 0, "raw peer: %s waiting for %s",
+			    rdma_event_msg(raw->bad), rdma_event_msg(ev));
+}
+
+static __maybe_unused void tl_raw_autoresp(struct ib_cq *cq, struct ib_wc *wc);
+
+static __maybe_unused int __tl_raw_post_recv(struct tl_raw *raw)
+{
+	struct ib_sge sge = {
+		.addr = raw->dma,
+		.length = TL_RAW_BUF,
+		.lkey = raw->pd->local_dma_lkey,
+	};
+	struct ib_recv_wr wr = {
+		.wr_cqe = &raw->recv.cqe,
+		.sg_list = &sge,
+		.num_sge = 1,
+	};
+
+	raw->recv.cqe.done = raw->respond ? tl_raw_autoresp : tl_raw_done;
+	init_completion(&raw->recv.done);
+	ib_dma_sync_single_for_device(raw->dma_dev, raw->dma, TL_RAW_BUF,
+				      DMA_FROM_DEVICE);
+	return ib_post_recv(raw->id->qp, &wr, NULL);
+}
+
+static __maybe_unused void tl_raw_post_recv(struct kunit *test, struct tl_raw *raw)
+{
+	KUNIT_ASSERT_EQ(test, __tl_raw_post_recv(raw), 0);
+}
+
+static __maybe_unused int __tl_raw_post_send(struct tl_raw *raw, const void *data, u32 len)
+{
+	struct ib_sge sge = {
+		.addr = raw->dma + TL_RAW_BUF,
+		.length = len,
+		.lkey = raw->pd->local_dma_lkey,
+	};
+	struct ib_send_wr wr = {
+		.wr_cqe = &raw->send.cqe,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = IB_WR_SEND,
+		.send_flags = IB_SEND_SIGNALED,
+	};
+
+	raw->send.cqe.done = tl_raw_done;
+	init_completion(&raw->send.done);
+	memcpy(raw->buf + TL_RAW_BUF, data, len);
+	ib_dma_sync_single_for_device(raw->dma_dev, raw->dma + TL_RAW_BUF, len,
+				      DMA_TO_DEVICE);
+	return ib_post_send(raw->id->qp, &wr, NULL);
+}
+
+/* A raw server's receive: answer the Negotiate Request at once. */
+static __maybe_unused void tl_raw_autoresp(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct tl_raw *raw = container_of(wc->wr_cqe, struct tl_raw, recv.cqe);
+
+	tl_raw_done(cq, wc);
+	if (wc->status == IB_WC_SUCCESS && raw->resp_len)
+		__tl_raw_post_send(raw, &raw->resp, raw->resp_len);
+}
+
+/* PD, buffer, CQ and QP on raw->id's device; 0 or a negative errno. */
+static __maybe_unused int tl_raw_setup(struct tl_raw *raw)
+{
+	struct ib_device *dev = raw->id->device;
+	struct ib_qp_init_attr qpa = {};
+	int rc;
+
+	raw->pd = ib_alloc_pd(dev, 0);
+	if (IS_ERR(raw->pd)) {
+		rc = PTR_ERR(raw->pd);
+		raw->pd = NULL;
+		return rc;
+	}
+	raw->buf = kzalloc(2 * TL_RAW_BUF, GFP_KERNEL);
+	if (!raw->buf)
+		return -ENOMEM;
+	raw->dma = ib_dma_map_single(dev, raw->buf, 2 * TL_RAW_BUF,
+				     DMA_BIDIRECTIONAL);
+	if (ib_dma_mapping_error(dev, raw->dma))
+		return -ENOMEM;
+	raw->dma_dev = dev;
+	raw->cq = ib_alloc_cq(dev, raw, 8, 0, IB_POLL_SOFTIRQ);
+	if (IS_ERR(raw->cq)) {
+		rc = PTR_ERR(raw->cq);
+		raw->cq = NULL;
+		return rc;
+	}
+	qpa.send_cq = raw->cq;
+	qpa.recv_cq = raw->cq;
+	qpa.cap.max_send_wr = 4;
+	qpa.cap.max_recv_wr = 4;
+	qpa.cap.max_send_sge = 1;
+	qpa.cap.max_recv_sge = 1;
+	qpa.sq_sig_type = IB_SIGNAL_REQ_WR;
+	qpa.qp_type = IB_QPT_RC;
+	rc = rdma_create_qp(raw->id, raw->pd, &qpa);
+	if (rc)
+		return rc;
+	raw->qp = true;
+	return 0;
+}
+
+/* Connect to an smbdirect listener without speaking SMB Direct. */
+static __maybe_unused struct tl_raw *tl_raw_connect(struct kunit *test, struct sockaddr_in *sin)
+{
+	struct rdma_conn_param cp = {
+		.responder_resources = 1,
+		.initiator_depth = 1,
+		.retry_count = 6,
+		.rnr_retry_count = 6,
+	};
+	struct tl_raw *raw;
+	int rc;
+
+	raw = kunit_kzalloc(test, sizeof(*raw), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, raw);
+	raw->bad = -1;
+	spin_lock_init(&raw->lock);
+	init_waitqueue_head(&raw->wq);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tl_raw_release, raw), 0);
+
+	raw->id = rdma_create_id(&init_net, tl_raw_handler, raw, RDMA_PS_TCP,
+				 IB_QPT_RC);
+	if (IS_ERR(raw->id)) {
+		rc = PTR_ERR(raw->id);
+		raw->id = NULL;
+		KUNIT_FAIL_AND_ABORT(test, "rdma_create_id: %d", rc);
+	}
+	KUNIT_ASSERT_EQ(test, rdma_resolve_addr(raw->id, NULL, (struct sockaddr *)sin,
+						timeout_ms), 0);
+	tl_raw_wait(test, raw, RDMA_CM_EVENT_ADDR_RESOLVED);
+	KUNIT_ASSERT_EQ(test, rdma_resolve_route(raw->id, timeout_ms), 0);
+	tl_raw_wait(test, raw, RDMA_CM_EVENT_ROUTE_RESOLVED);
+
+	rc = tl_raw_setup(raw);
+	KUNIT_ASSERT_EQ_MSG(test, rc, 0, "raw peer: verbs set-up");
+	tl_raw_post_recv(test, raw);
+	KUNIT_ASSERT_EQ(test, rdma_connect(raw->id, &cp), 0);
+	tl_raw_wait(test, raw, RDMA_CM_EVENT_ESTABLISHED);
+	raw->connected = true;
+	return raw;
+}
+
+static __maybe_unused void tl_raw_send(struct kunit *test, struct tl_raw *raw,
+				       const void *data, u32 len)
+{
+	long left;
+
+	KUNIT_ASSERT_EQ(test, __tl_raw_post_send(raw, data, len), 0);
+	left = wait_for_completion_timeout(&raw->send.done,
+					   msecs_to_jiffies(timeout_ms));
+	KUNIT_ASSERT_GT(test, left, 0);
+	KUNIT_ASSERT_EQ(test, raw->send.status, IB_WC_SUCCESS);
+}
+
+/* Wait for the posted receive; return its length (its bytes in raw->buf). */
+static __maybe_unused u32 tl_raw_recv(struct kunit *test, struct tl_raw *raw)
+{
+	long left = wait_for_completion_timeout(&raw->recv.done,
+						msecs_to_jiffies(timeout_ms));
+
+	KUNIT_ASSERT_GT_MSG(test, left, 0, "raw peer: nothing received");
+	KUNIT_ASSERT_EQ(test, raw->recv.status, IB_WC_SUCCESS);
+	ib_dma_sync_single_for_cpu(raw->dma_dev, raw->dma, TL_RAW_BUF,
+				   DMA_FROM_DEVICE);
+	return raw->recv.byte_len;
+}
+
+static __maybe_unused void tl_raw_negotiate_req(struct smbdx_negotiate_req *req, u16 minv, u16 maxv)
+{
+	memset(req, 0, sizeof(*req));
+	req->min_version = cpu_to_le16(minv);
+	req->max_version = cpu_to_le16(maxv);
+	req->credits_requested = cpu_to_le16(10);
+	req->preferred_send_size = cpu_to_le32(1364);
+	req->max_receive_size = cpu_to_le32(1364);
+	req->max_fragmented_size = cpu_to_le32(131072);
+}
+
+/* The listener must end the raw peer's connection (it sees DISCONNECTED). */
+static __maybe_unused void tl_raw_expect_disconnect(struct kunit *test, struct tl_raw *raw)
+{
+	tl_raw_wait(test, raw, RDMA_CM_EVENT_DISCONNECTED);
+}
+
+#endif /* _SMBD_RAW_PEER_H */

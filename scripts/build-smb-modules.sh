@@ -1,0 +1,207 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build Linux's own cifs.ko and ksmbd.ko as external modules whose SMB Direct
+# transport is smbdirect.ko: the kernel's fs/smb/{client,server,common}
+# sources are copied, our shims (shim/<version>/) replace
+# fs/smb/client/smbdirect.{c,h} and fs/smb/server/transport_rdma.{c,h}, the
+# shim's patches are applied, and the result is built against KDIR with
+# CONFIG_CIFS_SMB_DIRECT and CONFIG_SMB_SERVER_SMBDIRECT on, resolving
+# smbdirect.ko's symbols from its Module.symvers.
+#
+#   scripts/build-smb-modules.sh [--kdir DIR] [--symvers FILE] [--src DIR]
+#                                [--out DIR] [--install] [--have-src]
+#
+#   --kdir DIR      configured kernel build tree (default: the project's
+#                   plain test kernel, scripts/kernel.sh plain)
+#   --symvers FILE  Module.symvers of smbdirect.ko built against DIR
+#                   (default: ./Module.symvers of an in-tree `make`)
+#   --src DIR       kernel source tree holding fs/smb (default: DIR/source,
+#                   DIR itself, Debian's linux-source-6.12 unpacked under
+#                   the project cache, or fs/smb taken from
+#                   /usr/src/linux-source-6.12.tar.xz)
+#   --out DIR       build directory (default: out/smb-<kernel release>);
+#                   the modules end up in DIR/fs/smb/{client,server}
+#   --have-src      only say (exit status 0 or 1) whether the kernel's fs/smb
+#                   sources can be found; `make` builds cifs/ksmbd when so
+#   --install       also install them under /lib/modules/<release>/updates
+#                   and smbdirect.ko (smbdirect/smbdirect.ko next to the
+#                   Module.symvers given) under extra/, then run depmod
+#                   (INSTALL_MOD_PATH is honoured), so `modprobe cifs` and
+#                   `modprobe ksmbd` load ours and pull in smbdirect; the
+#                   kernel's own stay in kernel/fs/smb, loadable by path
+#
+# The shims are compiled with W=1 (and checked with sparse, if installed)
+# first, and any warning fails the build;
+# cifs's and ksmbd's own sources are built as the kernel builds them. The
+# built modules are checked with modinfo: they must depend on smbdirect and
+# import its namespace.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+main() {
+	local kdir="" symvers="" ksrc="" out="" install=0 have_src=0
+
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		--kdir) kdir=$2; shift 2 ;;
+		--symvers) symvers=$2; shift 2 ;;
+		--src) ksrc=$2; shift 2 ;;
+		--out) out=$2; shift 2 ;;
+		--install) install=1; shift ;;
+		--have-src) have_src=1; shift ;;
+		-h|--help) sed -n '3,/^set -e/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
+		*) die "unknown argument: $1" ;;
+		esac
+	done
+	[ -n "$kdir" ] || kdir=$("$SMBD_TOP/scripts/kernel.sh" plain)
+	kdir=$(readlink -f "$kdir")
+	[ -f "$kdir/include/config/kernel.release" ] ||
+		die "$kdir is not a configured kernel build tree"
+	local krel kver
+	krel=$(cat "$kdir/include/config/kernel.release")
+	kver=$(echo "$krel" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
+	local shim="$SMBD_TOP/shim/$kver"
+	[ -d "$shim" ] || die "no shims for Linux $kver (have: $(ls "$SMBD_TOP/shim"))"
+
+	if [ "$have_src" -eq 1 ]; then
+		# Would a build find fs/smb (the places searched below)?
+		local c
+		for c in "$ksrc" "$kdir/source" "$kdir" \
+			 "$SMBD_CACHE/src/linux-source-6.12-$(smbd_kernel_pkgver)"; do
+			[ -n "$c" ] && [ -f "$c/fs/smb/client/smbdirect.c" ] && exit 0
+		done
+		[ -f /usr/src/linux-source-6.12.tar.xz ]
+		exit
+	fi
+
+	[ -n "$symvers" ] || symvers="$SMBD_TOP/Module.symvers"
+	[ -f "$symvers" ] || die "no $symvers: build smbdirect.ko against $kdir first"
+	grep -q '[[:space:]]smbdx_connect[[:space:]]' "$symvers" ||
+		die "$symvers does not list smbdirect.ko's symbols"
+	symvers=$(readlink -f "$symvers")
+
+	if [ -z "$ksrc" ]; then
+		local c
+		for c in "$kdir/source" "$kdir" \
+			 "$SMBD_CACHE/src/linux-source-6.12-$(smbd_kernel_pkgver)"; do
+			if [ -f "$c/fs/smb/client/smbdirect.c" ]; then
+				ksrc=$c
+				break
+			fi
+		done
+	fi
+	local tarball=/usr/src/linux-source-6.12.tar.xz
+	if [ -z "$ksrc" ] && [ -f "$tarball" ]; then
+		# Only what the build needs: fs/smb, two fs/nls headers, the
+		# top Makefile (for the version).
+		ksrc="$SMBD_CACHE/src/fs-smb-$(smbd_kernel_pkgver)"
+		if [ ! -f "$ksrc/fs/smb/client/smbdirect.c" ]; then
+			say "taking fs/smb from $tarball"
+			rm -rf "$ksrc"
+			mkdir -p "$ksrc"
+			tar -xf "$tarball" -C "$ksrc" --strip-components=1 --wildcards \
+				--no-wildcards-match-slash \
+				'*/Makefile' '*/fs/smb' '*/fs/nls/nls_ucs2_*.h' ||
+				die "cannot unpack $tarball"
+		fi
+	fi
+	[ -n "$ksrc" ] && [ -f "$ksrc/fs/smb/client/smbdirect.c" ] ||
+		die "no kernel source with fs/smb found; give --src (Debian: apt-get install linux-source-6.12)"
+	ksrc=$(readlink -f "$ksrc")
+	local sver
+	sver=$(awk '/^VERSION =/ { v = $3 } /^PATCHLEVEL =/ { p = $3 }
+		/^SUBLEVEL =/ { s = $3 } END { print v "." p "." s }' "$ksrc/Makefile")
+	case "$krel" in
+	"$sver"*) ;;
+	*) say "warning: fs/smb from $ksrc ($sver) for kernel $krel" ;;
+	esac
+
+	[ -n "$out" ] || out="$SMBD_OUT/smb-$krel"
+	mkdir -p "$out"
+	out=$(readlink -f "$out")
+
+	# Stage the tree, then update the build directory only where files
+	# changed (content, not time), so that a rebuild recompiles only what
+	# changed.
+	local stage
+	stage=$(mktemp -d)
+	trap 'rm -rf "$stage"' RETURN
+	mkdir -p "$stage/fs/smb"
+	cp -a "$ksrc/fs/smb/client" "$ksrc/fs/smb/server" "$ksrc/fs/smb/common" \
+		"$stage/fs/smb/"
+	# The headers outside fs/smb that cifs and ksmbd include by path.
+	mkdir -p "$stage/fs/nls"
+	cp "$ksrc/fs/nls/nls_ucs2_utils.h" "$ksrc/fs/nls/nls_ucs2_data.h" \
+		"$stage/fs/nls/"
+	cp "$shim/client/smbdirect.c" "$shim/client/smbdirect.h" \
+		"$stage/fs/smb/client/"
+	cp "$shim/server/transport_rdma.c" "$shim/server/transport_rdma.h" \
+		"$stage/fs/smb/server/"
+	local p
+	for p in "$shim"/*.patch; do
+		[ -e "$p" ] || continue
+		(cd "$stage" && patch -p1 --quiet --no-backup-if-mismatch <"$p") ||
+			die "$(basename "$p") does not apply to $ksrc"
+	done
+	# The kernel's fs/smb/common modules (cifs_arc4, cifs_md4) are used as
+	# they are: build only the client and the server.
+	cat >"$stage/fs/smb/Kbuild" <<EOF
+# Generated by scripts/build-smb-modules.sh: cifs.ko and ksmbd.ko with the
+# SMB Direct transport of smbdirect.ko ($shim).
+subdir-ccflags-y += -I$SMBD_TOP/include
+subdir-ccflags-y += -DCONFIG_CIFS_SMB_DIRECT=1 -DCONFIG_SMB_SERVER_SMBDIRECT=1
+obj-m += client/ server/
+EOF
+	rsync -rlpgoD --checksum --delete \
+		--exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
+		--exclude='.*.cmd' --exclude='*.order' --exclude=Module.symvers \
+		--exclude='*.asn1.[ch]' --exclude='.*.d' --exclude='*.a' \
+		"$stage/" "$out/"
+
+	local kmake=(make -C "$kdir" M="$out/fs/smb" -j"$SMBD_JOBS"
+		KBUILD_EXTRA_SYMBOLS="$symvers"
+		CONFIG_CIFS=m CONFIG_SMB_SERVER=m
+		CONFIG_CIFS_SMB_DIRECT=y CONFIG_SMB_SERVER_SMBDIRECT=y)
+	local log="$out/build.log"
+	# The shims alone with W=1, and sparse if installed (cifs's and ksmbd's
+	# own sources are not W=1 clean, and the kernel may turn warnings into
+	# errors)...
+	local check=()
+	command -v sparse >/dev/null && check=(C=1)
+	say "checking the $kver shims with W=1${check:+ and sparse} against $krel"
+	if ! "${kmake[@]}" W=1 "${check[@]}" client/smbdirect.o server/transport_rdma.o \
+		>"$log" 2>&1 || grep -E 'warning:|error:' "$log" >&2; then
+		cat "$log" >&2
+		die "the shims do not compile cleanly with W=1"
+	fi
+	# ...then the two modules as the kernel builds them.
+	say "building cifs.ko and ksmbd.ko against $krel"
+	if ! "${kmake[@]}" modules >>"$log" 2>&1; then
+		cat "$log" >&2
+		die "cifs/ksmbd build failed"
+	fi
+
+	local m
+	for m in client/cifs.ko server/ksmbd.ko; do
+		[ -f "$out/fs/smb/$m" ] || die "$m was not built"
+		modinfo -F depends "$out/fs/smb/$m" | tr ',' '\n' | grep -qx smbdirect ||
+			die "$m does not depend on smbdirect"
+		modinfo -F import_ns "$out/fs/smb/$m" | grep -qx SMBDX ||
+			die "$m does not import the SMBDX namespace"
+	done
+	say "built $out/fs/smb/client/cifs.ko and $out/fs/smb/server/ksmbd.ko"
+
+	if [ "$install" -eq 1 ]; then
+		local sko mdir="${INSTALL_MOD_PATH:-}/lib/modules/$krel"
+		sko="$(dirname "$symvers")/smbdirect/smbdirect.ko"
+		[ -f "$sko" ] || die "no $sko to install"
+		install -D -m 644 "$sko" "$mdir/extra/smbdirect.ko"
+		"${kmake[@]}" INSTALL_MOD_DIR=updates modules_install
+		depmod ${INSTALL_MOD_PATH:+-b "$INSTALL_MOD_PATH"} "$krel"
+		say "installed $mdir/extra/smbdirect.ko, $mdir/updates/{client/cifs,server/ksmbd}.ko"
+		say "modprobe cifs now loads $(modinfo ${INSTALL_MOD_PATH:+-b "$INSTALL_MOD_PATH"} -k "$krel" -n cifs)"
+	fi
+}
+
+main "$@"

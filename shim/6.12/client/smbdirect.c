@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cifs's SMB Direct transport for Linux 6.12, as a thin adapter onto
+ * smbdirect.ko (include/smbdirect/smbdirect.h). It replaces
+ * fs/smb/client/smbdirect.c when scripts/build-smb-modules.sh builds
+ * cifs.ko and holds no RDMA logic of its own.
+ *
+ * Normal operation:
+ *  - smbd_get_connection() connects with smbdx_connect() in pull mode,
+ *    port 5445 first, then 445, as the stock transport does (a stock ksmbd
+ *    listens on one of the two only), with a configuration built from the
+ *    /proc/fs/cifs tunables. It copies the negotiated parameters into the
+ *    fields cifs reads. MaxReadWriteSize is capped to what one buffer
+ *    descriptor covers (smbdx_conn_info.max_reg_len): cifs puts exactly one
+ *    descriptor in each SMB2 READ or WRITE.
+ *  - cifs reads a byte stream of RFC 1002 framed PDUs. smbd_recv() presents
+ *    each SMB Direct message as that stream: at a message boundary it takes
+ *    the next whole message (smbdx_recv_msg()) and the stream starts with
+ *    its length, 4 bytes big-endian, followed by its bytes. A wait for a
+ *    message ends after SMBD_RECV_TIMEOUT with -EAGAIN, like cifs's TCP
+ *    socket, so cifs's receive loop gets to check the server's state.
+ *  - smbd_send() sends the requests of one call, a compound, as one SMB
+ *    Direct message (smbdx_sendv()): each request's kvec array, then its
+ *    data iterator.
+ *  - smbd_register_mr() registers a READ's buffer for the server's RDMA
+ *    Write (cifs passes writing=true) and a WRITE's for its RDMA Read, as
+ *    one descriptor (SMBDX_REG_ONE_DESC). smbd_deregister_mr() ends it;
+ *    smbdirect checks whether the server's Send with Invalidate covered it,
+ *    so cifs's need_invalidate is not needed here.
+ *
+ * Concurrency: cifs calls smbd_recv(), smbd_reconnect() and, but for the
+ * mount's error path, smbd_destroy() from its one receive thread (cifsd) for
+ * a server; smbd_send(), smbd_reconnect() and smbd_destroy() on
+ * reconnection run under cifs's server lock (cifs_server_lock()).
+ * smbd_register_mr() and smbd_deregister_mr() run in I/O submission and
+ * completion without that lock. A registration in progress therefore holds
+ * a reference on the struct smbd_connection (and smbdx_register() one on
+ * the smbdirect connection), so smbd_destroy() never frees what it uses;
+ * a registration keeps working after the connection was destroyed
+ * (smbdx_deregister() then only frees it).
+ *
+ * Transport recovery: a lost connection makes smbd_recv() return the
+ * connection's error once the messages received before the loss are read,
+ * and smbd_send() return -EAGAIN; cifs then reconnects: smbd_reconnect()
+ * destroys the old connection and makes a new one. smbd_destroy() runs with
+ * cifs's server lock held, so it first disconnects (failing every waiter at
+ * once) and only then destroys, which then does not wait for the Sends
+ * still posted.
+ */
+
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/uio.h>
+#include <linux/seq_file.h>
+#include <smbdirect/smbdirect.h>
+
+#include "cifsglob.h"
+#include "cifsproto.h"
+#include "cifs_debug.h"
+#include "smb2pdu.h"
+#include "smbdirect.h"
+#include "trace.h"
+
+MODULE_IMPORT_NS(SMBDX_NS);
+
+/* The SMB Direct ports, tried in this order ([MS-SMBD] 1.9). */
+#define SMBD_PORT_IWARP		5445
+#define SMBD_PORT_IB		445
+
+/* Longest wait for a message in smbd_recv(), like cifs's TCP socket. */
+#define SMBD_RECV_TIMEOUT	(7 * HZ)
+
+/* Length field of the stream form of a message. */
+#define SMBD_RFC1002_LEN	4
+
+/*
+ * Tunables (/proc/fs/cifs): [MS-SMBD] 3.1.1.1 initial values.
+ * MaxFragmentedRecvSize is Windows' 1 MiB rather than the stock client's
+ * 173910: cifs sends signed or encrypted I/O in messages and does not cap
+ * an encrypted mount's rsize to this, and smbdirect copies fragments out of
+ * the receive buffers, so a large reassembly does not hold them.
+ */
+int smbd_receive_credit_max = 255;
+int smbd_send_credit_target = 255;
+int smbd_max_send_size = 1364;
+int smbd_max_fragmented_recv_size = 1024 * 1024;
+int smbd_max_receive_size = 1364;
+/* Seconds. */
+int smbd_keep_alive_interval = 120;
+/* Pages: bounds MaxReadWriteSize. */
+int smbd_max_frmr_depth = 2048;
+/* Bytes: smaller I/O goes through Send/Receive. */
+int rdma_readwrite_threshold = 4096;
+
+/* A tunable as a configuration value: 0 (smbdirect's default) if not > 0. */
+static u32 smbd_tunable(const int *v, u32 max)
+{
+	int x = READ_ONCE(*v);
+
+	return x > 0 ? min_t(u32, x, max) : 0;
+}
+
+static void smbd_make_config(struct smbdx_conn_config *cfg)
+{
+	u64 rw;
+
+	smbdx_conn_config_init(cfg);
+	cfg->proto.recv_credit_max = smbd_tunable(&smbd_receive_credit_max,
+						  U16_MAX);
+	cfg->proto.send_credit_target = smbd_tunable(&smbd_send_credit_target,
+						     U16_MAX);
+	cfg->proto.max_send_size = smbd_tunable(&smbd_max_send_size, U32_MAX);
+	cfg->proto.max_receive_size = smbd_tunable(&smbd_max_receive_size,
+						   U32_MAX);
+	cfg->proto.max_fragmented_recv_size =
+		smbd_tunable(&smbd_max_fragmented_recv_size, U32_MAX);
+	rw = (u64)smbd_tunable(&smbd_max_frmr_depth, U32_MAX) * PAGE_SIZE;
+	cfg->proto.max_read_write_size = min_t(u64, rw, U32_MAX);
+	cfg->proto.keepalive_interval =
+		smbd_tunable(&smbd_keep_alive_interval, U32_MAX / MSEC_PER_SEC);
+	cfg->keepalive_ms = cfg->proto.keepalive_interval * MSEC_PER_SEC;
+}
+
+static void smbd_release(struct kref *ref)
+{
+	struct smbd_connection *info = container_of(ref, struct smbd_connection,
+						    ref);
+
+	smbdx_destroy(info->conn);
+	kfree(info);
+}
+
+/* Fill in what cifs reads from a new connection. */
+static void smbd_publish_params(struct smbd_connection *info,
+				const struct smbdx_conn_config *cfg)
+{
+	struct smbdirect_socket_parameters *sp = &info->socket.parameters;
+	struct smbdx_conn_info ci;
+
+	smbdx_conn_query(info->conn, &ci);
+	sp->recv_credit_max = ci.params.recv_credit_max;
+	sp->send_credit_target = ci.params.send_credit_target;
+	sp->max_send_size = ci.params.max_send_size;
+	sp->max_fragmented_send_size = ci.params.max_fragmented_send_size;
+	sp->max_recv_size = ci.params.max_receive_size;
+	sp->max_fragmented_recv_size = ci.params.max_fragmented_recv_size;
+	sp->keepalive_interval_msec = ci.keepalive_ms;
+	sp->keepalive_timeout_msec = cfg->keepalive_wait_ms;
+	info->rdma_readwrite_threshold = READ_ONCE(rdma_readwrite_threshold);
+	if (ci.max_reg_len) {
+		sp->max_read_write_size = min(ci.params.max_read_write_size,
+					      ci.max_reg_len);
+		info->max_frmr_depth = ci.max_reg_len / PAGE_SIZE + 1;
+	} else {
+		/* No buffer registration: every I/O goes through messages. */
+		sp->max_read_write_size =
+			min(sp->max_fragmented_send_size,
+			    sp->max_fragmented_recv_size) -
+			SMB2_READWRITE_PDU_HEADER_SIZE -
+			sizeof(struct smb2_transform_hdr);
+		info->max_frmr_depth = 1;
+		info->rdma_readwrite_threshold = INT_MAX;
+	}
+}
+
+static void smbd_set_port(struct sockaddr_storage *ss, u16 port)
+{
+	if (ss->ss_family == AF_INET)
+		((struct sockaddr_in *)ss)->sin_port = htons(port);
+	else
+		((struct sockaddr_in6 *)ss)->sin6_port = htons(port);
+}
+
+/**
+ * smbd_get_connection() - connect to an SMB server over SMB Direct
+ * @server: the cifs server the connection is for
+ * @dstaddr: the server's address (IPv4 or IPv6); its port is not used
+ *
+ * Tries port 5445, then 445. Uses the server's network namespace and its
+ * source address, if one was set.
+ *
+ * Context: process, may sleep (up to smbdirect's Negotiation Timer, 120 s
+ * by default, per port tried).
+ *
+ * Return: the connection, or NULL if none could be made.
+ */
+struct smbd_connection *smbd_get_connection(struct TCP_Server_Info *server,
+					    struct sockaddr *dstaddr)
+{
+	static const u16 ports[] = { SMBD_PORT_IWARP, SMBD_PORT_IB };
+	struct sockaddr *src = NULL;
+	struct smbd_connection *info;
+	struct smbdx_conn_config cfg;
+	struct sockaddr_storage dst;
+	struct smbdx_conn *conn;
+	unsigned int i;
+	long rc = 0;
+
+	if (dstaddr->sa_family != AF_INET && dstaddr->sa_family != AF_INET6)
+		return NULL;
+	info = kzalloc(sizeof(*info), GFP_KERNEL);
+	if (!info)
+		return NULL;
+	smbd_make_config(&cfg);
+	if (server->srcaddr.ss_family != AF_UNSPEC)
+		src = (struct sockaddr *)&server->srcaddr;
+
+	for (i = 0; i < ARRAY_SIZE(ports); i++) {
+		memset(&dst, 0, sizeof(dst));
+		memcpy(&dst, dstaddr, dstaddr->sa_family == AF_INET ?
+		       sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6));
+		smbd_set_port(&dst, ports[i]);
+		conn = smbdx_connect(cifs_net_ns(server), (struct sockaddr *)&dst,
+				     src, &cfg, NULL, info);
+		if (!IS_ERR(conn))
+			break;
+		rc = PTR_ERR(conn);
+		cifs_dbg(FYI, "SMB Direct connect to %pISpc failed: %ld\n",
+			 &dst, rc);
+		if (rc == -EINTR || rc == -ERESTARTSYS || rc == -EINVAL)
+			break;
+	}
+	if (IS_ERR(conn)) {
+		cifs_server_dbg(VFS, "SMB Direct connection failed: %ld\n", rc);
+		kfree(info);
+		return NULL;
+	}
+	info->conn = conn;
+	kref_init(&info->ref);
+	smbd_publish_params(info, &cfg);
+	cifs_dbg(FYI, "SMB Direct connection %u to %pISpc\n",
+		 smbdx_conn_id(conn), &dst);
+	return info;
+}
+
+/**
+ * smbd_destroy() - end the server's SMB Direct connection
+ * @server: the cifs server; its smbd_conn is destroyed and set to NULL
+ *
+ * Disconnects first, so that every wait on the connection ends at once;
+ * the connection is freed when no registration is in progress any more.
+ *
+ * Context: process, may sleep briefly (the QP is drained); called with
+ * cifs's server lock held on reconnection.
+ */
+void smbd_destroy(struct TCP_Server_Info *server)
+{
+	struct smbd_connection *info = server->smbd_conn;
+
+	if (!info)
+		return;
+	server->smbd_conn = NULL;
+	smbdx_disconnect(info->conn);
+	if (info->msg) {
+		smbdx_msg_free(info->msg);
+		info->msg = NULL;
+	}
+	kref_put(&info->ref, smbd_release);
+}
+
+/**
+ * smbd_reconnect() - replace the server's SMB Direct connection
+ * @server: the cifs server
+ *
+ * Context: process, may sleep; cifs's server lock is held.
+ *
+ * Return: 0, or -ENOENT if no new connection could be made.
+ */
+int smbd_reconnect(struct TCP_Server_Info *server)
+{
+	smbd_destroy(server);
+	server->smbd_conn = smbd_get_connection(server, (struct sockaddr *)
+						&server->dstaddr);
+	if (!server->smbd_conn) {
+		trace_smb3_smbd_connect_err(server->hostname, server->conn_id,
+					    &server->dstaddr);
+		return -ENOENT;
+	}
+	cifs_dbg(VFS, "RDMA transport re-established\n");
+	trace_smb3_smbd_connect_done(server->hostname, server->conn_id,
+				     &server->dstaddr);
+	return 0;
+}
+
+/**
+ * smbd_recv() - read the stream form of the received messages
+ * @info: connection
+ * @msg: destination, msg_data_left() bytes wanted
+ *
+ * Each message reads as its length (4 bytes, big-endian) followed by its
+ * bytes; a read never goes past the end of the message it started in.
+ *
+ * Context: process (cifsd), may sleep.
+ *
+ * Return: bytes read (> 0); -EAGAIN if no message came within
+ * SMBD_RECV_TIMEOUT; -ERESTARTSYS on a signal; -EFAULT; or the connection's
+ * error once it is lost and its messages are read.
+ */
+int smbd_recv(struct smbd_connection *info, struct msghdr *msg)
+{
+	struct iov_iter *to = &msg->msg_iter;
+	size_t n, done = 0;
+	int rc;
+
+	if (!info->msg) {
+		rc = smbdx_recv_msg(info->conn, SMBD_RECV_TIMEOUT, &info->msg);
+		if (rc)
+			return rc;
+		info->msg_len = smbdx_msg_len(info->msg);
+		info->len_be = cpu_to_be32(info->msg_len);
+		info->pos = 0;
+	}
+	if (info->pos < SMBD_RFC1002_LEN && iov_iter_count(to)) {
+		n = min_t(size_t, SMBD_RFC1002_LEN - info->pos,
+			  iov_iter_count(to));
+		if (copy_to_iter((u8 *)&info->len_be + info->pos, n, to) != n)
+			return -EFAULT;
+		info->pos += n;
+		done += n;
+	}
+	if (info->pos >= SMBD_RFC1002_LEN && iov_iter_count(to)) {
+		n = smbdx_msg_copy(info->msg, info->pos - SMBD_RFC1002_LEN, to);
+		if (!n && info->pos < SMBD_RFC1002_LEN + info->msg_len)
+			return -EFAULT;
+		info->pos += n;
+		done += n;
+	}
+	if (info->pos == SMBD_RFC1002_LEN + info->msg_len) {
+		smbdx_msg_free(info->msg);
+		info->msg = NULL;
+	}
+	return done;
+}
+
+/**
+ * smbd_send() - send one call's requests as one SMB Direct message
+ * @server: the cifs server
+ * @num_rqst: number of requests (a compound), at most MAX_COMPOUND
+ * @rqst: the requests: each one's kvec array, then its data iterator
+ *
+ * The requests' iterators are not consumed.
+ *
+ * Context: process, may sleep; cifs's server lock is held.
+ *
+ * Return: 0 once the message is posted; -EAGAIN if the connection is
+ * lost (cifs reconnects); -EINVAL if the message is longer than the
+ * server accepts; -ENOMEM or -EFAULT.
+ */
+int smbd_send(struct TCP_Server_Info *server, int num_rqst,
+	      struct smb_rqst *rqst)
+{
+	struct smbd_connection *info = server->smbd_conn;
+	struct iov_iter iters[2 * MAX_COMPOUND];
+	unsigned int n = 0;
+	size_t klen;
+	int i, j, rc;
+
+	if (!info)
+		return -EAGAIN;
+	if (num_rqst <= 0 || num_rqst > MAX_COMPOUND)
+		return -EINVAL;
+	for (i = 0; i < num_rqst; i++) {
+		klen = 0;
+		for (j = 0; j < rqst[i].rq_nvec; j++)
+			klen += rqst[i].rq_iov[j].iov_len;
+		iov_iter_kvec(&iters[n++], ITER_SOURCE, rqst[i].rq_iov,
+			      rqst[i].rq_nvec, klen);
+		if (iov_iter_count(&rqst[i].rq_iter))
+			iters[n++] = rqst[i].rq_iter;
+	}
+	rc = smbdx_sendv(info->conn, iters, n, 0, 0);
+	switch (rc) {
+	case 0:
+		return 0;
+	case -EINTR:
+		/* A fatal signal: the message still goes out. */
+		return 0;
+	case -EMSGSIZE:
+		return -EINVAL;
+	case -ENOMEM:
+	case -EFAULT:
+		return rc;
+	}
+	return smbdx_conn_error(info->conn) ? -EAGAIN : rc;
+}
+
+/**
+ * smbd_register_mr() - register an I/O buffer for the server's RDMA
+ * @info: connection
+ * @iter: the buffer; consumed
+ * @writing: true if the server writes into the buffer (the data of an
+ *	SMB2 READ), false if it reads it (an SMB2 WRITE)
+ * @need_invalidate: unused: smbdx_deregister() finds out by itself
+ *	whether the server invalidated the buffer
+ *
+ * The buffer must fit in one descriptor: cifs sizes its I/O with the
+ * MaxReadWriteSize and max_frmr_depth smbd_get_connection() published.
+ *
+ * Context: process, may sleep (until enough MRs are free, or the
+ * connection is lost).
+ *
+ * Return: the registration, or NULL on failure (cifs retries the I/O).
+ */
+struct smbd_mr *smbd_register_mr(struct smbd_connection *info,
+				 struct iov_iter *iter, bool writing,
+				 bool need_invalidate)
+{
+	unsigned int flags = SMBDX_REG_ONE_DESC;
+	const struct smbdx_buffer_desc_v1 *d;
+	struct smbdx_reg *reg;
+	struct smbd_mr *mr;
+	u32 n;
+
+	flags |= writing ? SMBDX_REG_REMOTE_WRITE : SMBDX_REG_REMOTE_READ;
+	mr = kzalloc(sizeof(*mr), GFP_NOFS);
+	if (!mr)
+		return NULL;
+	if (!kref_get_unless_zero(&info->ref)) {
+		kfree(mr);
+		return NULL;
+	}
+	reg = smbdx_register(info->conn, iter, flags);
+	kref_put(&info->ref, smbd_release);
+	if (IS_ERR(reg)) {
+		cifs_dbg(FYI, "SMB Direct registration failed: %ld\n",
+			 PTR_ERR(reg));
+		kfree(mr);
+		return NULL;
+	}
+	d = smbdx_reg_descs(reg, &n);
+	mr->desc.iova = le64_to_cpu(d->offset);
+	mr->desc.rkey = le32_to_cpu(d->token);
+	mr->desc.length = le32_to_cpu(d->length);
+	mr->mr = &mr->desc;
+	mr->reg = reg;
+	return mr;
+}
+
+/**
+ * smbd_deregister_mr() - end a registration made by smbd_register_mr()
+ * @mr: registration; freed
+ *
+ * When this returns the server can no longer reach the buffer. Works after
+ * the connection was lost or destroyed too.
+ *
+ * Context: process, may sleep (for a local invalidation).
+ *
+ * Return: 0, or a negative errno if invalidation failed (the connection is
+ * then terminated, which also ends the server's access).
+ */
+int smbd_deregister_mr(struct smbd_mr *mr)
+{
+	int rc = smbdx_deregister(mr->reg);
+
+	kfree(mr);
+	return rc;
+}
+
+/**
+ * smbd_debug_show() - the SMB Direct part of /proc/fs/cifs/DebugData
+ * @m: the seq_file
+ * @info: connection
+ *
+ * What cifs uses of the connection, then smbdirect's own view of it
+ * (state, negotiated parameters, credits, MRs, counters).
+ *
+ * Context: process, cifs_tcp_ses_lock held; does not sleep.
+ */
+void smbd_debug_show(struct seq_file *m, struct smbd_connection *info)
+{
+	const struct smbdirect_socket_parameters *sp = &info->socket.parameters;
+
+	seq_printf(m, "\nSMBDirect: smbdirect.ko connection %u",
+		   smbdx_conn_id(info->conn));
+	seq_printf(m, "\ncifs: max_readwrite_size: %u rdma_readwrite_threshold: %d max_frmr_depth: %d\n",
+		   sp->max_read_write_size, info->rdma_readwrite_threshold,
+		   info->max_frmr_depth);
+	smbdx_conn_show(info->conn, m);
+}

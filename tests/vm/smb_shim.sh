@@ -1,0 +1,325 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Linux's own cifs and ksmbd built with our shims (shim/6.12) run over
+# smbdirect.ko. `modprobe ksmbd` and `modprobe cifs` must load ours (from
+# updates/, depending on smbdirect); ksmbd-tools serves a tmpfs share and
+# `mount -t cifs -o rdma` mounts it over rxe and over siw, with SMB 3.1.1
+# (the server invalidates the client's buffers: Send with Invalidate) and
+# 3.0 (the client invalidates them itself). Files of 1 byte, 4095, 4096 and
+# 4097 bytes (around cifs's rdma_readwrite_threshold of 4096), 1 MiB and
+# 16 MiB (2 MiB on the debug kernel) are written and read back, buffered
+# and with O_DIRECT, and compared by checksum in the share and on the
+# client (after dropping its caches);
+# encrypted mounts (seal), whose I/O goes in messages, too.
+# smbdirect's counters (debugfs conn/<n>/counters) must show that the large
+# I/O moved by RDMA read and write with the expected invalidations, and that
+# I/O below the threshold did not. TCP to the iWARP interface must still
+# work. Last, under a mount, siw is removed and added back (ksmbd must
+# listen on the new device, cifs must reconnect to it), then ksmbd is
+# restarted (cifs must reconnect again).
+# Exit 0 = pass.
+. "$(dirname "$0")/lib.sh"
+
+D=/sys/kernel/debug/smbdirect
+K=/tmp/smb-shim
+MNT=/tmp/smb-shim-mnt
+SRC=/tmp/smb-shim-src
+USER=shim
+PASS=shim-pass
+THRESHOLD=4096
+# The largest file: 16 MiB; 2 MiB (still three SMB2 READs or WRITEs of at
+# most 1044480 bytes) on the debug kernel, where KASAN makes every byte
+# about twenty times slower and the run must stay within its time limit.
+BIG=16777216
+case "$(uname -r)" in
+*-dbg) BIG=2097152 ;;
+esac
+
+cleanup() {
+	umount "$MNT" 2>/dev/null
+	ksmbd.control -s >/dev/null 2>&1
+	wait_for 30 sh -c '! pidof ksmbd.mountd'
+	rmmod cifs 2>/dev/null
+	wait_for 30 rmmod ksmbd 2>/dev/null
+	rm -rf "$K" "$SRC"
+}
+
+fail() {
+	echo "FAIL: $*"
+	echo "--- mounts"
+	grep cifs /proc/mounts
+	echo "--- listeners"
+	cat "$D/listeners"
+	echo "--- connections"
+	cat "$D/connections"
+	echo "--- kernel log (cifs, ksmbd, smbdirect)"
+	dmesg | grep -E 'CIFS|cifs|ksmbd|smbdirect' | tail -n 40
+	cleanup
+	siw_back
+	exit 1
+}
+
+siw_back() { # re-create siw if this test removed it
+	[ -e "/sys/class/infiniband/$SIW_DEV" ] && return 0
+	rdma link add "$SIW_DEV" type siw netdev "$SIW_NETDEV" || return 1
+	wait_for "$DEV_WAIT_S" port_active "$SIW_DEV"
+}
+
+# counter CONN NAME: a counter of smbdirect connection CONN
+counter() {
+	awk -v k="$2" '$1 == k { print $2 }' "$D/conn/$1/counters"
+}
+
+# The client's smbdirect connection (the mount's, from DebugData) and the
+# server's connection on the other end (its peer is the client's address).
+find_conns() {
+	cc=$(sed -n 's/^SMBDirect: smbdirect.ko connection \([0-9]*\).*/\1/p' \
+		/proc/fs/cifs/DebugData | head -n 1)
+	[ -n "$cc" ] || fail "no smbdirect connection in /proc/fs/cifs/DebugData"
+	_l=$(grep "^$cc role=active " "$D/connections" | sed -n 's/.* local=\([^ ]*\) .*/\1/p')
+	[ -n "$_l" ] || fail "client connection $cc not in $D/connections"
+	sc=$(grep " role=passive .* peer=$_l " "$D/connections" | cut -d' ' -f1)
+	[ -n "$sc" ] || fail "no server connection with peer $_l"
+}
+
+# snap: remember the counters of both ends; delta CONN NAME: growth since
+snap() {
+	for _k in mr_registrations mr_remote_invalidations mr_local_invalidations; do
+		eval "s_c_$_k=$(counter "$cc" $_k)"
+	done
+	for _k in rdma_read_bytes rdma_write_bytes tx_send_with_invalidate; do
+		eval "s_s_$_k=$(counter "$sc" $_k)"
+	done
+}
+cdelta() { eval "echo \$(( $(counter "$cc" "$1") - s_c_$1 ))"; }
+sdelta() { eval "echo \$(( $(counter "$sc" "$1") - s_s_$1 ))"; }
+
+md5() { md5sum "$1" | cut -d' ' -f1; }
+
+start_ksmbd() {
+	rm -rf "$K"
+	mkdir -p "$K/share" || fail "mkdir $K"
+	ksmbd.addshare -c "$K/ksmbd.conf" -a share -o "path = $K/share
+writeable = yes
+force user = root" >/dev/null || fail "ksmbd.addshare"
+	ksmbd.adduser -c "$K/ksmbd.conf" -i "$K/pwd.db" -a "$USER" -p "$PASS" \
+		>/dev/null 2>&1 || fail "ksmbd.adduser"
+	modprobe ksmbd || fail "modprobe ksmbd"
+	[ "$(smb_module ksmbd)" = ours ] ||
+		fail "modprobe ksmbd loaded $(smb_module ksmbd), not ours"
+	ksmbd.mountd -c "$K/ksmbd.conf" -u "$K/pwd.db" || fail "ksmbd.mountd"
+	# One listener per device address, each at the device's port.
+	wait_for 30 grep -q "addr=$RXE_ADDR:445 dev=$RXE_DEV " "$D/listeners" ||
+		fail "ksmbd does not listen on $RXE_ADDR:445"
+	wait_for 30 grep -q "addr=$SIW_ADDR:5445 dev=$SIW_DEV " "$D/listeners" ||
+		fail "ksmbd does not listen on $SIW_ADDR:5445"
+	grep -q "addr=$SIW_ADDR:445 " "$D/listeners" &&
+		fail "ksmbd listens on $SIW_ADDR:445 (iWARP, taken by TCP)"
+}
+
+# do_mount ADDR VERS [OPTIONS]: ksmbd hangs up until ksmbd.mountd has
+# configured it, so the first attempts may fail.
+do_mount() {
+	_o=rdma,vers=$2,username=$USER,password=$PASS${3:+,$3}
+	[ "$3" = tcp ] && _o=vers=$2,username=$USER,password=$PASS
+	for _i in 1 2 3 4 5 6 7 8 9 10; do
+		timeout -s KILL 180 mount.cifs "//$1/share" "$MNT" -o "$_o" \
+			>/tmp/smb-shim-mount.log 2>&1 && return 0
+		sleep 2
+	done
+	cat /tmp/smb-shim-mount.log
+	fail "mount //$1/share -o $_o"
+}
+
+drop_caches() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+}
+
+# roundtrip NAME SIZE MODE: write $SRC/SIZE to the share as NAME (MODE
+# buffered or direct), check the server's copy, drop the client's caches,
+# read it back the same way and check it.
+roundtrip() {
+	_f=$1 _n=$2 _m=$3
+	if [ "$_m" = direct ]; then
+		dd if="$SRC/$_n" of="$MNT/$_f" bs=16M oflag=direct 2>/dev/null ||
+			fail "O_DIRECT write of $_n bytes"
+	else
+		cp "$SRC/$_n" "$MNT/$_f" || fail "write of $_n bytes"
+	fi
+	drop_caches
+	[ "$(md5 "$K/share/$_f")" = "$(md5 "$SRC/$_n")" ] ||
+		fail "$_f ($_n bytes, $_m): the server's copy differs"
+	if [ "$_m" = direct ]; then
+		dd if="$MNT/$_f" of=/tmp/smb-shim-back bs=16M iflag=direct 2>/dev/null ||
+			fail "O_DIRECT read of $_n bytes"
+	else
+		cat "$MNT/$_f" >/tmp/smb-shim-back || fail "read of $_n bytes"
+	fi
+	[ "$(md5 /tmp/smb-shim-back)" = "$(md5 "$SRC/$_n")" ] ||
+		fail "$_f ($_n bytes, $_m): read back differs"
+	rm -f /tmp/smb-shim-back
+}
+
+# direct_write_size SIZE: one O_DIRECT write of SIZE bytes (one SMB2 WRITE)
+# must use RDMA exactly when SIZE >= the threshold.
+direct_write_size() {
+	snap
+	dd if="$SRC/$1" of="$MNT/dw-$1" bs="$1" count=1 oflag=direct 2>/dev/null ||
+		fail "O_DIRECT write of $1 bytes"
+	_r=$(cdelta mr_registrations)
+	_b=$(sdelta rdma_read_bytes)
+	if [ "$1" -ge "$THRESHOLD" ]; then
+		[ "$_r" -eq 1 ] && [ "$_b" -eq "$1" ] ||
+			fail "$1-byte write: $_r registrations, $_b bytes RDMA-read (want 1, $1)"
+	else
+		[ "$_r" -eq 0 ] && [ "$_b" -eq 0 ] ||
+			fail "$1-byte write: $_r registrations, $_b bytes RDMA-read (want 0, 0)"
+	fi
+	[ "$(md5 "$K/share/dw-$1")" = "$(md5 "$SRC/$1")" ] ||
+		fail "$1-byte O_DIRECT write: the server's copy differs"
+}
+
+# session ADDR DEV VERS SIZES...: mount, move the files, check, unmount.
+session() {
+	_a=$1 _dev=$2 _v=$3
+	shift 3
+	do_mount "$_a" "$_v"
+	grep -q "role=active state=ESTABLISHED dev=$_dev " /proc/fs/cifs/DebugData ||
+		fail "the mount of //$_a is not on $_dev"
+	find_conns
+	say "$_dev vers=$_v: client connection $cc, server connection $sc"
+	snap
+	_total=0
+	for _n in "$@"; do
+		roundtrip "b-$_n" "$_n" buffered
+		roundtrip "d-$_n" "$_n" direct
+		_total=$((_total + 2 * _n))
+	done
+	_regs=$(cdelta mr_registrations)
+	_rd=$(sdelta rdma_read_bytes)
+	_wr=$(sdelta rdma_write_bytes)
+	_rinv=$(cdelta mr_remote_invalidations)
+	_linv=$(cdelta mr_local_invalidations)
+	_swi=$(sdelta tx_send_with_invalidate)
+	say "$_dev vers=$_v: $_regs registrations, $_rd bytes RDMA-read and $_wr RDMA-written by the server, invalidations remote $_rinv local $_linv"
+	# Every file of at least the threshold went by RDMA both ways.
+	_big=0
+	for _n in "$@"; do
+		[ "$_n" -ge "$THRESHOLD" ] && _big=$((_big + 2 * _n))
+	done
+	[ "$_rd" -ge "$_big" ] || fail "$_dev vers=$_v: $_rd bytes RDMA-read, want >= $_big"
+	[ "$_wr" -ge "$_big" ] || fail "$_dev vers=$_v: $_wr bytes RDMA-written, want >= $_big"
+	[ "$_regs" -gt 0 ] || fail "$_dev vers=$_v: no buffer registered"
+	if [ "$_v" = 3.0 ]; then
+		# SMB2_CHANNEL_RDMA_V1: the client invalidates.
+		[ "$_rinv" -eq 0 ] && [ "$_swi" -eq 0 ] ||
+			fail "$_dev vers=3.0: remote invalidations ($_rinv, $_swi sent)"
+		[ "$_linv" -gt 0 ] || fail "$_dev vers=3.0: no local invalidation"
+	else
+		# SMB2_CHANNEL_RDMA_V1_INVALIDATE: the server invalidates.
+		[ "$_rinv" -eq "$_regs" ] && [ "$_swi" -ge "$_regs" ] ||
+			fail "$_dev vers=$_v: $_rinv of $_regs registrations invalidated remotely ($_swi sent)"
+		[ "$_linv" -eq 0 ] || fail "$_dev vers=$_v: $_linv local invalidations"
+	fi
+	[ "$_dev" = "$RXE_DEV" ] && [ "$_v" = 3.1.1 ] && {
+		for _n in 4095 4096 4097; do
+			direct_write_size "$_n"
+		done
+	}
+	umount "$MNT" || fail "umount $MNT"
+}
+
+for dev in "$RXE_DEV" "$SIW_DEV"; do
+	[ -e "/sys/class/infiniband/$dev" ] || fail "no RDMA device $dev"
+done
+case "$(modinfo -n cifs)" in
+*/updates/cifs.ko) ;;
+*) fail "modprobe cifs would load $(modinfo -n cifs)" ;;
+esac
+case "$(modinfo -n ksmbd)" in
+*/updates/ksmbd.ko) ;;
+*) fail "modprobe ksmbd would load $(modinfo -n ksmbd)" ;;
+esac
+modinfo -F import_ns cifs | grep -qx SMBDX || fail "cifs does not import SMBDX"
+
+mkdir -p "$MNT" "$SRC"
+for n in 1 4095 4096 4097 1048576 "$BIG"; do
+	head -c "$n" /dev/urandom >"$SRC/$n" || fail "make $n"
+done
+
+start_ksmbd
+modprobe cifs || fail "modprobe cifs"
+[ "$(smb_module cifs)" = ours ] || fail "modprobe cifs loaded $(smb_module cifs), not ours"
+
+session "$RXE_ADDR" "$RXE_DEV" 3.1.1 1 4095 4096 4097 1048576 "$BIG"
+session "$SIW_ADDR" "$SIW_DEV" 3.1.1 1 4095 4096 4097 1048576 "$BIG"
+session "$RXE_ADDR" "$RXE_DEV" 3.0 4096 1048576
+session "$SIW_ADDR" "$SIW_DEV" 3.0 4096 1048576
+
+# Encrypted (seal): cifs does not offload encrypted I/O, so 1 MiB READs and
+# WRITEs go as SMB Direct messages, which fit our 1 MiB
+# MaxFragmentedRecvSize on both sides.
+for a in "$RXE_ADDR:$RXE_DEV" "$SIW_ADDR:$SIW_DEV"; do
+	addr=${a%:*} dev=${a#*:}
+	do_mount "$addr" 3.1.1 seal
+	find_conns
+	snap
+	tx0=$(counter "$cc" tx_bytes)
+	rx0=$(counter "$cc" rx_bytes)
+	roundtrip "seal-b-$dev" 1048576 buffered
+	roundtrip "seal-d-$dev" 1048576 direct
+	[ "$(cdelta mr_registrations)" -eq 0 ] ||
+		fail "$dev seal: encrypted I/O used RDMA registrations"
+	tx=$(( $(counter "$cc" tx_bytes) - tx0 ))
+	rx=$(( $(counter "$cc" rx_bytes) - rx0 ))
+	say "$dev seal: $tx bytes sent and $rx received in messages"
+	[ "$tx" -ge $((2 * 1048576)) ] && [ "$rx" -ge $((2 * 1048576)) ] ||
+		fail "$dev seal: only $tx bytes sent, $rx received in messages"
+	umount "$MNT" || fail "umount $MNT"
+done
+
+# ksmbd's own TCP listener on the iWARP interface is untouched.
+do_mount "$SIW_ADDR" 3.1.1 tcp
+grep " $MNT cifs " /proc/mounts | grep -q ',rdma' && fail "the TCP mount uses RDMA"
+roundtrip tcp-4096 4096 buffered
+umount "$MNT" || fail "umount $MNT"
+
+# siw goes away and comes back under a mount and a running ksmbd: the
+# listener follows the device, and cifs reconnects (smbd_reconnect()).
+do_mount "$SIW_ADDR" 3.1.1
+cp "$SRC/1048576" "$MNT/reconnect" || fail "write before the device removal"
+sync
+rdma link delete "$SIW_DEV" || fail "rdma link delete $SIW_DEV"
+wait_for 10 sh -c "! grep -q 'addr=$SIW_ADDR:5445 ' $D/listeners" ||
+	fail "the listener on the removed $SIW_DEV stays"
+siw_back || fail "$SIW_DEV could not be re-created"
+wait_for 30 grep -q "addr=$SIW_ADDR:5445 dev=$SIW_DEV " "$D/listeners" ||
+	fail "ksmbd does not listen on the re-created $SIW_DEV"
+drop_caches
+[ "$(timeout 120 md5sum "$MNT/reconnect" | cut -d' ' -f1)" = "$(md5 "$SRC/1048576")" ] ||
+	fail "read after $SIW_DEV came back (cifs did not reconnect?)"
+grep -q "role=active state=ESTABLISHED dev=$SIW_DEV " /proc/fs/cifs/DebugData ||
+	fail "no new SMB Direct connection on $SIW_DEV after the reconnection"
+# ksmbd restarted under the mount.
+ksmbd.control -s >/dev/null || fail "ksmbd.control -s"
+wait_for 30 sh -c '! pidof ksmbd.mountd' || fail "ksmbd.mountd did not stop"
+wait_for 30 rmmod ksmbd || fail "rmmod ksmbd under a mount"
+modprobe ksmbd || fail "modprobe ksmbd again"
+ksmbd.mountd -c "$K/ksmbd.conf" -u "$K/pwd.db" || fail "ksmbd.mountd again"
+drop_caches
+[ "$(timeout 120 md5sum "$MNT/reconnect" | cut -d' ' -f1)" = "$(md5 "$SRC/1048576")" ] ||
+	fail "read after ksmbd restarted (cifs did not reconnect?)"
+roundtrip after-restart 4096 direct
+umount "$MNT" || fail "umount $MNT"
+session "$SIW_ADDR" "$SIW_DEV" 3.1.1 4096 1048576
+
+wait_for 30 rmmod cifs || fail "rmmod cifs (still in use after 30 s)"
+ksmbd.control -s >/dev/null || fail "ksmbd.control -s"
+wait_for 30 rmmod ksmbd || fail "rmmod ksmbd"
+wait_for 20 sh -c "[ ! -s $D/connections ]" || fail "connections left behind"
+[ ! -s "$D/listeners" ] || fail "listeners left behind"
+rm -rf "$K" "$SRC"
+rmdir "$MNT"
+echo "our cifs and ksmbd over smbdirect: rxe and siw, SMB 3.1.1 and 3.0, buffered and O_DIRECT, files identical, RDMA read/write and invalidations as expected"
