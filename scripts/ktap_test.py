@@ -138,5 +138,36 @@ class Judge(unittest.TestCase):
             self.assertEqual(len(ktap.scan_console(f.name)), 1)
 
 
+    STOCK_DRAIN = """[  660.619314] ------------[ cut here ]------------
+[  660.620894] failed to drain recv queue: -12
+[  660.622602] WARNING: CPU: 1 PID: 4189 at drivers/infiniband/core/verbs.c:2906 __ib_drain_rq+0x328/0x370
+[  660.623354] Modules linked in: cifs ksmbd(O) sqos(O) smbdirect(O)
+[  660.635552] Call Trace:
+[  660.637991]  ib_drain_qp+0x13c/0x190
+[  660.638151]  smbd_destroy+0x1a4/0x12a0 [cifs]
+[  660.642092]  clean_demultiplex_info+0x9eb/0xcc0 [cifs]
+[  660.650000] ---[ end trace 0000000000000000 ]---
+"""
+
+    def test_known_upstream_report_is_listed_not_counted(self):
+        rc, out, counts = judge('ok 1 x\nSMBD-VM-EXIT 0\n',
+                                OK_CONSOLE + self.STOCK_DRAIN)
+        self.assertEqual(rc, 0)
+        self.assertEqual(counts, (1, 0, 0))
+        self.assertIn('known upstream report', out)
+
+    def test_known_upstream_needs_the_stock_module(self):
+        # Our cifs build (tainted O) with the same report: ours to fix.
+        ours = self.STOCK_DRAIN.replace('linked in: cifs ksmbd(O)',
+                                        'linked in: cifs(O) ksmbd(O)')
+        rc, out, _ = judge('ok 1 x\nSMBD-VM-EXIT 0\n', OK_CONSOLE + ours)
+        self.assertEqual(rc, 1)
+        self.assertNotIn('known upstream report', out)
+        # Another warning in the same run still fails it.
+        rc, _, _ = judge('ok 1 x\nSMBD-VM-EXIT 0\n', OK_CONSOLE + self.STOCK_DRAIN +
+                         '[  700.0] WARNING: CPU: 0 PID: 1 at x.c:1 f+0x1/0x2\n')
+        self.assertEqual(rc, 1)
+
+
 if __name__ == '__main__':
     unittest.main()

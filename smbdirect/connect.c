@@ -297,10 +297,19 @@ struct smbdx_conn *smbdx_connect_report(struct net *net, const struct sockaddr *
 
 fail:
 	smbdx_conn_fail(conn, rc, SMBDX_CAUSE_NONE);
-	rc = READ_ONCE(conn->error);
 	if (rep)
 		smbdx_report_failure(conn, rep);
 	smbdx_conn_teardown(conn);
+	/*
+	 * The CM's handlers have run by now (teardown destroyed the cm_id):
+	 * a rejection that came just after the flush it caused has named
+	 * the cause and the error (__smbdx_conn_fail_concrete()).
+	 */
+	spin_lock_bh(&conn->lock);
+	rc = conn->error;
+	if (rep)
+		rep->cause = conn->cause;
+	spin_unlock_bh(&conn->lock);
 	smbdx_conn_put(conn);
 	return ERR_PTR(rc);
 }

@@ -301,6 +301,40 @@ void __smbdx_conn_fail(struct smbdx_conn *conn, int err, int cause)
 }
 
 /**
+ * __smbdx_conn_fail_concrete() - fail the connection with a definite cause
+ * @conn: connection, lock held
+ * @err: negative errno
+ * @cause: a cause that says what went wrong (a work request's error, the
+ *	peer's rejection...), never a peer disconnect
+ *
+ * Like __smbdx_conn_fail(); but if the connection has already failed with
+ * a peer disconnect, which may only be a symptom (a flush polled before the
+ * send queue's error on the same CQ, the QP flushed by the CM's reject
+ * before the REJECTED event, the peer disconnecting because of what our
+ * work request did), @cause is what started it and replaces it. The errno
+ * is replaced too while no upper layer has seen the connection (a failing
+ * smbdx_connect() returns it); after that the first one stays.
+ */
+void __smbdx_conn_fail_concrete(struct smbdx_conn *conn, int err, int cause)
+{
+	lockdep_assert_held(&conn->lock);
+	if (!conn->error || !conn->cause_provisional) {
+		__smbdx_conn_fail(conn, err, cause);
+		return;
+	}
+	conn->cause_provisional = false;
+	atomic64_dec(&conn->stats.errors[conn->cause]);
+	atomic64_dec(&smbdx_global_stats.errors[conn->cause]);
+	conn->cause = cause;
+	if (!conn->handed_over)
+		conn->error = err;
+	atomic64_inc(&conn->stats.errors[cause]);
+	atomic64_inc(&smbdx_global_stats.errors[cause]);
+	trace_smbdx_error(conn, conn->error, cause);
+	smbdx_conn_log_error(conn, cause);
+}
+
+/**
  * smbdx_conn_fail() - __smbdx_conn_fail() taking the lock
  * @conn: connection
  * @err: negative errno
@@ -388,28 +422,10 @@ bool __smbdx_conn_wc_failed(struct smbdx_conn *conn, const struct ib_wc *wc,
 	lockdep_assert_held(&conn->lock);
 	if (likely(wc->status == IB_WC_SUCCESS))
 		return false;
-	if (wc->status == IB_WC_WR_FLUSH_ERR) {
+	if (wc->status == IB_WC_WR_FLUSH_ERR)
 		__smbdx_conn_fail(conn, -ECONNRESET, SMBDX_CAUSE_PEER_DISCONNECT);
-	} else if (conn->cause_provisional) {
-		/*
-		 * A flush or the peer's disconnect came first (one CQ for
-		 * both queues: the receive queue's flushes may be polled
-		 * before the send queue's error; the peer may disconnect
-		 * because of what this work request did), but this failure
-		 * is what started it: it is the cause. The error reported to
-		 * the upper layer stays the first one.
-		 */
-		conn->cause_provisional = false;
-		atomic64_dec(&conn->stats.errors[conn->cause]);
-		atomic64_dec(&smbdx_global_stats.errors[conn->cause]);
-		conn->cause = cause;
-		atomic64_inc(&conn->stats.errors[cause]);
-		atomic64_inc(&smbdx_global_stats.errors[cause]);
-		trace_smbdx_error(conn, conn->error, cause);
-		smbdx_conn_log_error(conn, cause);
-	} else {
-		__smbdx_conn_fail(conn, -EIO, cause);
-	}
+	else
+		__smbdx_conn_fail_concrete(conn, -EIO, cause);
 	return true;
 }
 
@@ -610,11 +626,17 @@ int smbdx_conn_cm_event(struct smbdx_conn *conn, struct rdma_cm_id *id,
 	case RDMA_CM_EVENT_ROUTE_ERROR:
 	case RDMA_CM_EVENT_CONNECT_ERROR:
 	case RDMA_CM_EVENT_UNREACHABLE:
-		smbdx_conn_fail(conn, event->status < 0 ? event->status :
-			       -EHOSTUNREACH, SMBDX_CAUSE_CM_ERROR);
+		spin_lock_bh(&conn->lock);
+		__smbdx_conn_fail_concrete(conn, event->status < 0 ?
+					   event->status : -EHOSTUNREACH,
+					   SMBDX_CAUSE_CM_ERROR);
+		spin_unlock_bh(&conn->lock);
 		break;
 	case RDMA_CM_EVENT_REJECTED:
-		smbdx_conn_fail(conn, -ECONNREFUSED, SMBDX_CAUSE_REJECTED);
+		spin_lock_bh(&conn->lock);
+		__smbdx_conn_fail_concrete(conn, -ECONNREFUSED,
+					   SMBDX_CAUSE_REJECTED);
+		spin_unlock_bh(&conn->lock);
 		break;
 	case RDMA_CM_EVENT_ADDR_CHANGE:
 		smbdx_conn_fail(conn, -ENETRESET, SMBDX_CAUSE_CM_ERROR);

@@ -506,6 +506,7 @@ void smbdx_conn_publish(struct smbdx_conn *conn);
 void smbdx_conn_set_state(struct smbdx_conn *conn, enum smbdx_conn_state s);
 void __smbdx_conn_fail(struct smbdx_conn *conn, int err, int cause);
 void smbdx_conn_fail(struct smbdx_conn *conn, int err, int cause);
+void __smbdx_conn_fail_concrete(struct smbdx_conn *conn, int err, int cause);
 bool __smbdx_conn_wc_failed(struct smbdx_conn *conn, const struct ib_wc *wc,
 			    int cause);
 void smbdx_conn_wait_begin(struct smbdx_conn *conn);
