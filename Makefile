@@ -27,6 +27,7 @@
 #   make check                        all tests (both test kernels), ends in "N passed, N failed"
 #   make demo                         boot the VM, connect over SMB Direct, show the counters
 #   make bench [BENCH_ARGS=...]       transport benchmark vs raw verbs (not part of check)
+#   make stress [KVARIANT=debug]      long churn and fault-injection runs (not part of check)
 #   make checkpatch / make sparse     style and static checks of our sources
 #   make SMBDX_TESTS=1 KDIR=...       also the KUnit suites (kunit/) and the test and
 #                                     demo modules (tests/modules/)
@@ -48,7 +49,7 @@ install_env = KDIR="$(KDIR)" DESTDIR="$(DESTDIR)" INSTALL_MOD_PATH="$(INSTALL_MO
 smb_build = scripts/build-smb-modules.sh --kdir "$(kdir)" --symvers $(CURDIR)/Module.symvers
 
 .PHONY: all modules tools smb smb-modules install smb-install uninstall deb clean \
-	check demo bench checkpatch sparse kernel test-kernel
+	check demo bench stress checkpatch sparse kernel test-kernel
 
 all: modules tools smb
 
@@ -107,6 +108,9 @@ demo:
 
 bench:
 	scripts/bench.sh $(BENCH_ARGS)
+
+stress:
+	KVARIANT=$(KVARIANT) scripts/stress.sh
 
 checkpatch:
 	scripts/checkpatch.sh

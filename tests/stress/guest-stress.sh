@@ -1,0 +1,37 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The long stress runs (`make stress`, scripts/stress.sh), inside the VM
+# (2 GiB, rxe and siw up, modules loaded): each KUnit module is loaded with
+# the larger figures of Documentation/testing.rst "Stress" and its suites'
+# results printed. Exit 0 when every suite passed.
+#   - churn: 1,000 connections per device from a raw peer, half of them
+#     hostile, then the drain and the slab;
+#   - fault points: every point armed in turn during traffic, three rounds;
+#   - the transport suite's message and connection cases, as in make check.
+rc=0
+
+run() { # run MODULE [PARAMS...]
+	_m=$1
+	shift
+	_t0=$(cut -d. -f1 /proc/uptime)
+	modprobe "$_m" "$@" || { echo "modprobe $_m failed"; rc=1; return; }
+	for _s in /sys/kernel/debug/kunit/*; do
+		[ -f "$_s/results" ] || continue
+		grep -v "^ *ok \|KTAP\|# Subtest" "$_s/results"
+		grep -q "^not ok" "$_s/results" && rc=1
+	done
+	rmmod "$_m"
+	echo "# $_m $*: $(( $(cut -d. -f1 /proc/uptime) - _t0 )) s"
+}
+
+grep -E "MemTotal|Slab|SUnreclaim" /proc/meminfo
+run smbdirect_churn_live_kunit churn_n=1000
+grep -E "Slab|SUnreclaim" /proc/meminfo
+for round in 1 2 3; do
+	run smbdirect_fault_live_kunit
+done
+run smbdirect_transport_live_kunit
+grep -E "Slab|SUnreclaim" /proc/meminfo
+grep "connections\|sends_reclaimed" /sys/kernel/debug/smbdirect/stats
+exit $rc
