@@ -29,6 +29,14 @@ run() { # run MODULE [PARAMS...]
 	echo "# $_m $*: $(( $(cut -d. -f1 /proc/uptime) - _t0 )) s"
 }
 
+script() { # script NAME [VAR=VALUE...]: a tests/vm script with settings
+	_s=$1
+	shift
+	_t0=$(cut -d. -f1 /proc/uptime)
+	env "$@" sh "/src/tests/vm/$_s.sh" || { echo "$_s failed"; rc=1; }
+	echo "# $_s $*: $(( $(cut -d. -f1 /proc/uptime) - _t0 )) s"
+}
+
 grep -E "MemTotal|Slab|SUnreclaim" /proc/meminfo
 run smbdirect_churn_live_kunit churn_n=1000
 grep -E "Slab|SUnreclaim" /proc/meminfo
@@ -38,13 +46,6 @@ done
 run smbdirect_transport_live_kunit
 grep -E "Slab|SUnreclaim" /proc/meminfo
 grep "connections\|sends_reclaimed" /sys/kernel/debug/smbdirect/stats
-script() { # script NAME [VAR=VALUE...]: a tests/vm script with settings
-	_s=$1
-	shift
-	_t0=$(cut -d. -f1 /proc/uptime)
-	env "$@" sh "/src/tests/vm/$_s.sh" || { echo "$_s failed"; rc=1; }
-	echo "# $_s $*: $(( $(cut -d. -f1 /proc/uptime) - _t0 )) s"
-}
 script smbd_checked_data MSG_MIB=256 RXE_RDMA_MIB=512 SIW_RDMA_MIB=4608
 script smbd_removal_rw REMOVALS=100
 grep -E "Slab|SUnreclaim" /proc/meminfo
