@@ -75,11 +75,12 @@ klog() {
 	dmesg | grep -E 'CIFS|cifs|ksmbd|smbdirect|smb_direct' | tail -n 15 | sed 's/^/#   /'
 }
 
-# The guest's CPU time so far, both vCPUs together, in USER_HZ ticks:
-# "busy total" (idle and iowait are not busy; an idle vCPU halts).
+# cpu_ticks FILE: from the "cpu" line of /proc/stat saved in FILE, the
+# guest's CPU time, both vCPUs together, in USER_HZ ticks: "busy total"
+# (idle and iowait are not busy; an idle vCPU halts).
 cpu_ticks() {
 	awk '$1 == "cpu" { t = 0; for (i = 2; i <= 9; i++) t += $i
-		print t - $5 - $6, t; exit }' /proc/stat
+		print t - $5 - $6, t; exit }' "$1" 2>/dev/null
 }
 
 rotate() { # rotate N WORD...: the words from the (N mod count)th on, then the rest
@@ -203,19 +204,31 @@ run_job() {
 	*) _f=47 ;;
 	esac
 	echo "\$ fio --name=$_job --rw=$_rw --bs=$_bs --iodepth=$_qd --runtime=$SMB_RUNTIME ($_dev, $_pair)"
-	# shellcheck disable=SC2046 # two numbers
-	set -- $(cpu_ticks)
-	_b0=$1 _t0=$2
-	timeout -s KILL $(( SMB_RUNTIME * 3 + 60 )) fio --name="$_job" \
+	# The CPU window is the job's I/O phase: fio runs exec_prerun once the
+	# file is open and exec_postrun once the I/O is done, so its own
+	# start-up (dynamic linking of a large binary, slow under TCG) and
+	# exit are left out. fio sends their output to JOB.prerun.txt and
+	# JOB.postrun.txt in its working directory (it appends its own
+	# redirection to the command), hence the cd.
+	rm -rf /tmp/bench-smb-fio
+	mkdir -p /tmp/bench-smb-fio
+	(cd /tmp/bench-smb-fio &&
+	 timeout -s KILL $(( SMB_RUNTIME * 3 + 60 )) fio --name="$_job" \
 		--filename="$MNT/$FILE" --size="${SMB_SIZE_MB}m" --fallocate=none \
 		--direct=1 --ioengine=libaio --rw="$_rw" --bs="$_bs" \
 		--iodepth="$_qd" --runtime="$SMB_RUNTIME" --time_based \
 		--percentile_list=50:99 --output-format=terse --terse-version=3 \
-		>/tmp/fio.out 2>/tmp/fio.err
+		--exec_prerun="grep '^cpu ' /proc/stat" \
+		--exec_postrun="grep '^cpu ' /proc/stat" \
+		>/tmp/fio.out 2>/tmp/fio.err)
 	_rc=$?
-	# shellcheck disable=SC2046 # two numbers
-	set -- $(cpu_ticks)
-	_busy=$(( $1 - _b0 )) _tot=$(( $2 - _t0 ))
+	_busy='' _tot=''
+	_c0=/tmp/bench-smb-fio/$_job.prerun.txt _c1=/tmp/bench-smb-fio/$_job.postrun.txt
+	if [ -n "$(cpu_ticks "$_c0")" ] && [ -n "$(cpu_ticks "$_c1")" ]; then
+		# shellcheck disable=SC2046 # four numbers
+		set -- $(cpu_ticks "$_c0") $(cpu_ticks "$_c1")
+		_busy=$(( $3 - $1 )) _tot=$(( $4 - $2 ))
+	fi
 	_line=$(grep '^3;' /tmp/fio.out | head -n 1)
 	echo "$_line"
 	if [ "$_rc" -ne 0 ] || [ -z "$_line" ]; then
@@ -238,14 +251,19 @@ run_job() {
 		fail "$_dev" "$_pair" "$_job" "fio error $6, $5 I/Os"
 		return 1
 	fi
-	# USER_HZ is 100: a tick is 10000 us.
-	_cpu=$(awk -v b="$_busy" -v n="$5" 'BEGIN { printf "%.1f", b * 10000 / n }')
-	echo "# cpu: busy $_busy of $_tot ticks (both vCPUs), $5 I/Os: $_cpu us per I/O"
+	if [ -z "$_busy" ]; then
+		fail "$_dev" "$_pair" "$_job" "no CPU figures from fio's exec_prerun/postrun"
+		_cpu=''
+	else
+		# USER_HZ is 100: a tick is 10000 us.
+		_cpu=$(awk -v b="$_busy" -v n="$5" 'BEGIN { printf "%.1f", b * 10000 / n }')
+		echo "# cpu: busy $_busy of $_tot ticks (both vCPUs), $5 I/Os: $_cpu us per I/O"
+	fi
 	echo "sample $round $_dev $_pair $_job iops $1"
 	echo "sample $round $_dev $_pair $_job mibps $2"
 	echo "sample $round $_dev $_pair $_job p50_us $3"
 	echo "sample $round $_dev $_pair $_job p99_us $4"
-	echo "sample $round $_dev $_pair $_job cpu_us $_cpu"
+	[ -z "$_cpu" ] || echo "sample $round $_dev $_pair $_job cpu_us $_cpu"
 }
 
 # bench_pair DEV ADDR PAIR: one pairing on one device, all jobs.
@@ -283,7 +301,7 @@ main() {
 	echo "# pairs $SMB_PAIRS"
 	echo "# jobs $SMB_JOBS"
 	command -v fio >/dev/null || { say "no fio in the VM"; return 1; }
-	_t0=$(date +%s)
+	_start=$(date +%s)
 	while [ "$round" -lt "$SMB_ROUNDS" ]; do
 		round=$((round + 1))
 		for _d in $SMB_DEVICES; do
@@ -298,7 +316,7 @@ main() {
 			done
 		done
 	done
-	say "measured for $(( $(date +%s) - _t0 )) s, $failures measurement(s) failed"
+	say "measured for $(( $(date +%s) - _start )) s, $failures measurement(s) failed"
 	echo "# done"
 }
 
