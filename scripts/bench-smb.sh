@@ -278,10 +278,10 @@ main() {
 	n_dev=$(wc -w <<<"$devices")
 	n_pair=$(wc -w <<<"$pairs")
 	n_job=$(wc -w <<<"$jobs")
-	# A job is RUNTIME plus fio's start (a few seconds under TCG); a
-	# pairing's set-up, mount and teardown about 15 s. Three times that on
-	# a busy host, plus the boot.
-	per_pair=$(( n_job * (runtime + 5) + 15 ))
+	# A job is RUNTIME plus about a second (fio's start and exit under
+	# TCG), a pairing's set-up, mount and teardown about 5 s (smoke runs
+	# on a busy host); the limit allows three times that, plus the boot.
+	per_pair=$(( n_job * (runtime + 2) + 10 ))
 	limit=$(( 600 + 3 * rounds * n_dev * n_pair * per_pair ))
 	before=$(host_load "$outdir")
 	start=$(date +%s)

@@ -268,7 +268,7 @@ run_job() {
 
 # bench_pair DEV ADDR PAIR: one pairing on one device, all jobs.
 bench_pair() {
-	say "---- round $round of $SMB_ROUNDS: $1 ($2), cifs-ksmbd $3 ----"
+	say "---- round $round of $SMB_ROUNDS: $1 ($2), cifs-ksmbd $3 ($(( $(date +%s) - _start )) s in) ----"
 	if ! smb_up "$3"; then
 		klog
 		fail_all "$1" "$3" "set-up failed"
