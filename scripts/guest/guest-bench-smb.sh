@@ -83,6 +83,32 @@ cpu_ticks() {
 		print t - $5 - $6, t; exit }' "$1" 2>/dev/null
 }
 
+# What moved during a job, to tell a slow cell's cause from the log: the
+# soft device's own counters (rdma statistic: packets, retries, sequence
+# errors, RNR) and smbdirect's global counters (which only our modules
+# move), non-zero changes only.
+counters_mark() { # counters_mark DEV
+	rdma statistic show link "$1/1" >/tmp/bench-smb-rdma.0 2>/dev/null
+	sed '/^#/,$d' "$D/stats" >/tmp/bench-smb-stats.0 2>/dev/null
+}
+
+counters_show() { # counters_show DEV
+	rdma statistic show link "$1/1" >/tmp/bench-smb-rdma.1 2>/dev/null
+	sed '/^#/,$d' "$D/stats" >/tmp/bench-smb-stats.1 2>/dev/null
+	for _cs in rdma stats; do
+		awk -v t="$_cs" -v dev="$1" '
+		# every "NAME NUMBER" pair of words
+		{ for (i = 1; i < NF; i++)
+			if ($(i + 1) ~ /^[0-9]+$/ && $i !~ /^[0-9]+$/) {
+				if (FILENAME ~ /\.0$/) a[$i] = $(i + 1)
+				else if (($i in a) && $(i + 1) != a[$i])
+					s = s sprintf(" %s=%+.0f", $i, $(i + 1) - a[$i])
+			} }
+		END { if (s != "") print "# " (t == "rdma" ? dev : "smbdirect") ":" s }' \
+			"/tmp/bench-smb-$_cs.0" "/tmp/bench-smb-$_cs.1" 2>/dev/null
+	done
+}
+
 rotate() { # rotate N WORD...: the words from the (N mod count)th on, then the rest
 	_rn=$1
 	shift
@@ -212,6 +238,7 @@ run_job() {
 	# redirection to the command), hence the cd.
 	rm -rf /tmp/bench-smb-fio
 	mkdir -p /tmp/bench-smb-fio
+	counters_mark "$_dev"
 	(cd /tmp/bench-smb-fio &&
 	 timeout -s KILL $(( SMB_RUNTIME * 3 + 60 )) fio --name="$_job" \
 		--filename="$MNT/$FILE" --size="${SMB_SIZE_MB}m" --fallocate=none \
@@ -222,6 +249,7 @@ run_job() {
 		--exec_postrun="grep '^cpu ' /proc/stat" \
 		>/tmp/fio.out 2>/tmp/fio.err)
 	_rc=$?
+	counters_show "$_dev"
 	_busy='' _tot=''
 	_c0=/tmp/bench-smb-fio/$_job.prerun.txt _c1=/tmp/bench-smb-fio/$_job.postrun.txt
 	if [ -n "$(cpu_ticks "$_c0")" ] && [ -n "$(cpu_ticks "$_c1")" ]; then
