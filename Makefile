@@ -27,6 +27,10 @@
 #   make check                        all tests (both test kernels), ends in "N passed, N failed"
 #   make demo                         boot the VM, mount cifs over SMB Direct, show the counters
 #   make bench [BENCH_ARGS=...]       transport benchmark vs raw verbs (not part of check)
+#   make bench-smb [ROUNDS=N RUNTIME=S DEVICES=... PAIRS=... JOBS=...]
+#                                     SMB-level benchmark: fio on cifs over SMB Direct,
+#                                     stock and our cifs/ksmbd in all four pairings
+#                                     (scripts/bench-smb.sh; not part of check)
 #   make stress [KVARIANT=debug]      long churn and fault-injection runs (not part of check)
 #   make repeat [RUNS=20] [KVARIANT=debug]  every live KUnit suite RUNS times, no retry
 #   make checkpatch / make sparse     style and static checks of our sources
@@ -50,7 +54,7 @@ install_env = KDIR="$(KDIR)" DESTDIR="$(DESTDIR)" INSTALL_MOD_PATH="$(INSTALL_MO
 smb_build = scripts/build-smb-modules.sh --kdir "$(kdir)" --symvers $(CURDIR)/Module.symvers
 
 .PHONY: all modules tools smb smb-modules install smb-install uninstall deb clean \
-	check demo bench stress repeat checkpatch sparse kernel test-kernel
+	check demo bench bench-smb stress repeat checkpatch sparse kernel test-kernel
 
 all: modules tools smb
 
@@ -109,6 +113,11 @@ demo:
 
 bench:
 	scripts/bench.sh $(BENCH_ARGS)
+
+# ROUNDS, RUNTIME, DEVICES, PAIRS and JOBS reach the script through the
+# environment (make exports variables given on its command line).
+bench-smb:
+	scripts/bench-smb.sh $(BENCH_ARGS)
 
 stress:
 	KVARIANT=$(KVARIANT) scripts/stress.sh
