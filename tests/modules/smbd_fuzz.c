@@ -574,6 +574,13 @@ static int fz_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 
 	if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST)
 		return fz_raw_accept(raw, id);
+	/*
+	 * Answer the peer's disconnect at once (the DREP on IB/RoCE), as any
+	 * RDMA CM user should: until then smbdirect's teardown waits in
+	 * rdma_destroy_id() for the DREQ to time out (about a minute on rxe).
+	 */
+	if (ev->event == RDMA_CM_EVENT_DISCONNECTED)
+		rdma_disconnect(id);
 	spin_lock_bh(&raw->lock);
 	if (ev->event < BITS_PER_LONG)
 		__set_bit(ev->event, &raw->events);

@@ -8,8 +8,9 @@
 # fatal messages end it with the predicted cause, accepted ones are
 # delivered intact, nothing hangs, every connection is freed.
 #   FUZZ_MSGS   messages per device and role (default 600: make check)
-#   FUZZ_SEED   seed (default 1); a failure prints the command replaying
-#               the failing connection alone
+#   FUZZ_SEED   seed of the first run (default 1; the next three runs take
+#               the next three); a failure prints the command replaying the
+#               failing connection alone
 # The debug kernel's KASAN, lockdep, UBSAN and kmemleak checks run after
 # the tests (scripts/guest/guest-check.sh). Exit 0 = pass.
 . "$(dirname "$0")/lib.sh"
@@ -59,19 +60,21 @@ fuzz() {
 	# The run must have exercised both outcomes.
 	[ "$(field fatal)" -gt 0 ] && [ "$(field accepted)" -gt 0 ] ||
 		fail "$1 role=$3: no fatal or no accepted message"
-	say "$1 role=$3 seed=$4: $(field messages) messages ($(field negotiate) negotiate, $(field data) data), $(field connections) connections, $(field fatal) fatal, $(field delivered) delivered, in $(( $(cut -d. -f1 /proc/uptime) - t0 )) s"
+	say "$1 role=$3 seed=$4: $(field messages) messages ($(field negotiate) negotiate, $(field data) data), $(field mutated) mutated, $(field connections) connections, $(field fatal) fatal, $(field delivered) delivered, in $(( $(cut -d. -f1 /proc/uptime) - t0 )) s"
 	say "causes: $(grep '^cause ' "$R" | cut -d' ' -f2- | tr '\n' ',' | sed 's/,$//')"
 	total=$((total + $(field messages)))
+	mutated=$((mutated + $(field mutated)))
 	conns=$((conns + $(field connections)))
 }
 
 total=0
+mutated=0
 conns=0
 modprobe smbd_fuzz || fail "modprobe smbd_fuzz"
 t_start=$(cut -d. -f1 /proc/uptime)
 fuzz "$RXE_ADDR" 7471 passive "$FUZZ_SEED"
-fuzz "$RXE_ADDR" 7472 active "$FUZZ_SEED"
-fuzz "$SIW_ADDR" 7473 passive "$FUZZ_SEED"
-fuzz "$SIW_ADDR" 7474 active "$FUZZ_SEED"
+fuzz "$RXE_ADDR" 7472 active "$((FUZZ_SEED + 1))"
+fuzz "$SIW_ADDR" 7473 passive "$((FUZZ_SEED + 2))"
+fuzz "$SIW_ADDR" 7474 active "$((FUZZ_SEED + 3))"
 rmmod smbd_fuzz || fail "rmmod smbd_fuzz"
-echo "fuzzed $total messages on $conns connections (rxe, siw; passive, active) in $(( $(cut -d. -f1 /proc/uptime) - t_start )) s, seed $FUZZ_SEED"
+echo "fuzzed $total messages ($mutated mutated) on $conns connections (rxe, siw; passive, active) in $(( $(cut -d. -f1 /proc/uptime) - t_start )) s, seed $FUZZ_SEED"
