@@ -48,7 +48,8 @@
  *    order, before the loss is reported;
  *  - what smbdirect sends the raw peer is a valid Data Transfer message
  *    and never uses more credits than the raw peer granted;
- *  - nothing hangs (every wait is bounded: FZ_WAIT_MS).
+ *  - nothing hangs (every wait is bounded: FZ_WAIT_MS, FZ_GONE_MS for the
+ *    end of a connection).
  * The result counts the connections to end by each cause ("cause NAME N");
  * tests/vm/smbd_fuzz.sh compares them with the change of smbdirect's
  * debugfs error counters over the run (negotiation failures included) and
@@ -92,6 +93,11 @@
 #define FZ_RESP_SLOT	FZ_NSEND	/* send buffer of the Negotiate Response */
 #define FZ_NBUF		(FZ_NRECV + FZ_NSEND + 1)
 #define FZ_WAIT_MS	10000
+/*
+ * Waits for the end of a connection: rxe now and then loses a Disconnect
+ * Request and the IB CM resends it seconds later (Documentation/testing.rst).
+ */
+#define FZ_GONE_MS	60000
 #define FZ_EXPECT_MAX	64	/* whole messages on their way to the recv callback */
 #define FZ_STATS_BUF	8192
 #define FZ_RESULT_MAX	8192
@@ -1144,14 +1150,15 @@ static bool fz_end(struct fz_run *r, struct fz_data *d, int o)
 			smbdx_destroy(d->conn);
 			d->conn = NULL;
 			if (!wait_event_timeout(d->raw->wq, fz_raw_gone(d->raw),
-						msecs_to_jiffies(FZ_WAIT_MS)))
+						msecs_to_jiffies(FZ_GONE_MS)))
 				return fz_fail(r, "raw peer still connected after destroy");
 		} else {
 			rdma_disconnect(d->raw->id);
 		}
 	}
 	if (d->conn) {
-		if (!fz_case_wait(cs, fz_lost))
+		if (!wait_event_timeout(cs->wq, fz_case_cond(cs, fz_lost),
+					msecs_to_jiffies(FZ_GONE_MS)))
 			return fz_fail(r, "no loss reported to the owner (expected %s)",
 				       o ? fz_cause_name(o) : "peer_disconnect");
 		spin_lock_bh(&cs->lock);
@@ -1165,7 +1172,7 @@ static bool fz_end(struct fz_run *r, struct fz_data *d, int o)
 				       cs->exp_head, cs->exp_tail);
 	}
 	if (o && !wait_event_timeout(d->raw->wq, fz_raw_gone(d->raw),
-				     msecs_to_jiffies(FZ_WAIT_MS)))
+				     msecs_to_jiffies(FZ_GONE_MS)))
 		return fz_fail(r, "raw peer still connected after a fatal message (%s)",
 			       fz_cause_name(o));
 	fz_raw_counts(d->raw, &g, &rx, &bad);
@@ -1386,7 +1393,7 @@ static bool fz_case_passive(struct fz_run *r)
 	if (o != FZ_ACCEPT) {
 		r->fatal++;
 		if (!wait_event_timeout(d->raw->wq, fz_raw_gone(d->raw),
-					msecs_to_jiffies(FZ_WAIT_MS)))
+					msecs_to_jiffies(FZ_GONE_MS)))
 			return fz_fail(r, "negotiate request (%s): not disconnected",
 				       fz_cause_name(o));
 		if (fz_case_cond(cs, fz_have_conn))
@@ -1572,7 +1579,7 @@ static bool fz_case_active(struct fz_run *r)
 			return fz_fail(r, "negotiate response (%s): smbdx_connect() returned %d",
 				       fz_cause_name(o), err);
 		if (!wait_event_timeout(c->wq, fz_raw_gone(c),
-					msecs_to_jiffies(FZ_WAIT_MS)))
+					msecs_to_jiffies(FZ_GONE_MS)))
 			return fz_fail(r, "negotiate response (%s): raw peer still connected",
 				       fz_cause_name(o));
 		fz_raw_release(c);

@@ -47,7 +47,7 @@ fuzz() {
 	echo "run $1 $2 role=$3 msgs=$FUZZ_MSGS seed=$4" >"$C" ||
 		fail "$1 role=$3 seed=$4"
 	grep -q "result=pass" "$R" || fail "$1 role=$3 seed=$4"
-	wait_for 20 freed || fail "$1 role=$3: connections not freed: $(grep connections "$S")"
+	wait_for 120 freed || fail "$1 role=$3: connections not freed: $(grep connections "$S")"
 	# Each connection ended by the cause the fuzzer predicted: the change
 	# of every counter is the fuzzer's count for it (0 if it has none).
 	causes >/tmp/fuzz.after
