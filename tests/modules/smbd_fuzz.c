@@ -100,7 +100,7 @@
 #define FZ_GONE_MS	60000
 #define FZ_EXPECT_MAX	64	/* whole messages on their way to the recv callback */
 #define FZ_STATS_BUF	8192
-#define FZ_RESULT_MAX	8192
+#define FZ_RESULT_MAX	16384
 #define FZ_STATUS_NOT_SUPPORTED	0xC00000BB
 
 /* Outcome the model predicts for a message: accepted, or a fatal cause. */
@@ -236,6 +236,8 @@ static void fz_printf(struct fz_run *r, const char *fmt, ...)
 	va_end(ap);
 }
 
+static void fz_dump(struct fz_run *r);
+
 /* Record the run's first failure with what replays it; always false. */
 static bool fz_fail(struct fz_run *r, const char *fmt, ...) __printf(2, 3);
 static bool fz_fail(struct fz_run *r, const char *fmt, ...)
@@ -257,6 +259,7 @@ static bool fz_fail(struct fz_run *r, const char *fmt, ...)
 	fz_printf(r, "replay: run %pI4 %u role=%s seed=%llu first=%u conns=1\n",
 		  &r->sin.sin_addr, ntohs(r->sin.sin_port),
 		  r->active ? "active" : "passive", r->seed, r->conn_idx);
+	fz_dump(r);
 	return false;
 }
 
@@ -875,6 +878,37 @@ static void fz_raw_counts(struct fz_raw *raw, u64 *granted, u32 *rx,
 	spin_unlock_bh(&raw->lock);
 }
 
+/* What both ends knew when the run failed, for the result. */
+static void fz_dump(struct fz_run *r)
+{
+	struct seq_file m = { .buf = r->statbuf, .size = FZ_STATS_BUF };
+	struct fz_data *d = r->d;
+	struct fz_raw *raw = d ? d->raw : NULL;
+
+	if (raw) {
+		spin_lock_bh(&raw->lock);
+		fz_printf(r, "raw: tx_data=%u tx_granted=%llu held_base=%u",
+			  d->tx_data, d->tx_granted, d->held_base);
+		fz_printf(r, " rx_data=%u rx_granted=%llu sends_out=%u",
+			  raw->rx_data, raw->rx_granted, raw->sends_out);
+		fz_printf(r, " send_errs=%u recv_errs=%u events=%#lx\n",
+			  raw->send_errs, raw->recv_errs, raw->events);
+		spin_unlock_bh(&raw->lock);
+	}
+	spin_lock_bh(&r->cs.lock);
+	fz_printf(r, "expected: %u delivered of %u, %u differ, %u unexpected\n",
+		  r->cs.exp_head, r->cs.exp_tail, r->cs.mismatched,
+		  r->cs.unexpected);
+	spin_unlock_bh(&r->cs.lock);
+	if (d && d->conn) {
+		smbdx_conn_show(d->conn, &m);
+		if (m.count < m.size) {
+			r->statbuf[m.count] = '\0';
+			fz_printf(r, "%s", r->statbuf);
+		}
+	}
+}
+
 /* Credits we hold: granted by smbdirect, not used. */
 static s64 fz_held(struct fz_data *d)
 {
@@ -1142,7 +1176,8 @@ static bool fz_end(struct fz_run *r, struct fz_data *d, int o)
 
 	if (o == FZ_ACCEPT) {
 		/* Every whole message accepted must arrive first. */
-		if (!fz_case_wait(cs, fz_all_delivered))
+		if (!wait_event_timeout(cs->wq, fz_case_cond(cs, fz_all_delivered),
+					msecs_to_jiffies(FZ_GONE_MS)))
 			return fz_fail(r, "accepted messages not delivered (%u of %u)",
 				       cs->exp_head, cs->exp_tail);
 		ours = fz_pct(r, 50);
