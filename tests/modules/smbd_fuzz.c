@@ -1300,6 +1300,9 @@ static bool fz_data_phase(struct fz_run *r, struct fz_data *d)
 		r->msgs++;
 		r->data_msgs++;
 		d->tx_data++;
+		/* Expect a message before it can be delivered. */
+		if (o == FZ_ACCEPT)
+			fz_accepted(r, d, b, &h);
 		if (fz_send(d->raw, slot, len))
 			return fz_fail(r, "raw peer: post send failed");
 		if (o != FZ_ACCEPT) {
@@ -1307,7 +1310,6 @@ static bool fz_data_phase(struct fz_run *r, struct fz_data *d)
 			return fz_end(r, d, o);
 		}
 		r->accepted++;
-		fz_accepted(r, d, b, &h);
 	}
 	return fz_end(r, d, FZ_ACCEPT);
 }
