@@ -205,7 +205,8 @@ struct fz_run {
 	u32 rio;			/* smbdirect's receive buffer size */
 	struct smbdx_listener *lis;	/* passive role */
 	struct fz_raw *rlis;		/* active role: the raw listener */
-	struct fz_case cs;
+	struct fz_case *cs;		/* the current case's, or NULL */
+	spinlock_t lis_lock;		/* protects cs for the accept callback */
 	struct fz_data *d;		/* the connection of the current case */
 	struct rnd_state rnd;
 	char *statbuf;			/* smbdx_conn_show()'s output */
@@ -785,19 +786,26 @@ static const struct smbdx_conn_ops fz_conn_ops = {
 
 static int fz_accept(struct smbdx_listener *lis, struct smbdx_conn *conn)
 {
-	struct fz_case *cs = smbdx_listener_context(lis);
-	int rc = 0;
+	struct fz_run *r = smbdx_listener_context(lis);
+	struct fz_case *cs;
+	int rc = -EBUSY;
 
-	spin_lock_bh(&cs->lock);
-	if (cs->conn)
-		rc = -EBUSY;
-	else
-		cs->conn = conn;
-	spin_unlock_bh(&cs->lock);
-	if (!rc)
-		smbdx_conn_set_context(conn, cs);
+	spin_lock_bh(&r->lis_lock);
+	cs = r->cs;
+	if (cs) {
+		spin_lock(&cs->lock);
+		if (!cs->conn) {
+			cs->conn = conn;
+			rc = 0;
+		}
+		spin_unlock(&cs->lock);
+	}
+	spin_unlock_bh(&r->lis_lock);
+	if (rc)
+		return rc;
+	smbdx_conn_set_context(conn, cs);
 	wake_up_all(&cs->wq);
-	return rc;
+	return 0;
 }
 
 static const struct smbdx_listener_ops fz_listener_ops = {
@@ -895,11 +903,13 @@ static void fz_dump(struct fz_run *r)
 			  raw->send_errs, raw->recv_errs, raw->events);
 		spin_unlock_bh(&raw->lock);
 	}
-	spin_lock_bh(&r->cs.lock);
-	fz_printf(r, "expected: %u delivered of %u, %u differ, %u unexpected\n",
-		  r->cs.exp_head, r->cs.exp_tail, r->cs.mismatched,
-		  r->cs.unexpected);
-	spin_unlock_bh(&r->cs.lock);
+	if (r->cs) {
+		spin_lock_bh(&r->cs->lock);
+		fz_printf(r, "expected: %u delivered of %u, %u differ, %u unexpected\n",
+			  r->cs->exp_head, r->cs->exp_tail, r->cs->mismatched,
+			  r->cs->unexpected);
+		spin_unlock_bh(&r->cs->lock);
+	}
 	if (d && d->conn) {
 		smbdx_conn_show(d->conn, &m);
 		if (m.count < m.size) {
@@ -1140,7 +1150,7 @@ static int fz_classify_data(struct fz_run *r, struct fz_data *d, const u8 *b,
 static void fz_accepted(struct fz_run *r, struct fz_data *d, const u8 *b,
 			const struct fz_hdr *h)
 {
-	struct fz_case *cs = &r->cs;
+	struct fz_case *cs = r->cs;
 	u32 i;
 
 	d->tx_granted += h->cg;
@@ -1168,7 +1178,7 @@ static void fz_accepted(struct fz_run *r, struct fz_data *d, const u8 *b,
 /* The end of a connection after a fatal message (@o) or none (@o 0). */
 static bool fz_end(struct fz_run *r, struct fz_data *d, int o)
 {
-	struct fz_case *cs = &r->cs;
+	struct fz_case *cs = r->cs;
 	bool ours = false;
 	u64 g;
 	u32 rx, bad;
@@ -1182,11 +1192,10 @@ static bool fz_end(struct fz_run *r, struct fz_data *d, int o)
 				       cs->exp_head, cs->exp_tail);
 		ours = fz_pct(r, 50);
 		if (ours) {
-			smbdx_destroy(d->conn);
-			d->conn = NULL;
+			smbdx_disconnect(d->conn);
 			if (!wait_event_timeout(d->raw->wq, fz_raw_gone(d->raw),
 						msecs_to_jiffies(FZ_GONE_MS)))
-				return fz_fail(r, "raw peer still connected after destroy");
+				return fz_fail(r, "raw peer still connected after our disconnect");
 		} else {
 			rdma_disconnect(d->raw->id);
 		}
@@ -1213,14 +1222,9 @@ static bool fz_end(struct fz_run *r, struct fz_data *d, int o)
 	fz_raw_counts(d->raw, &g, &rx, &bad);
 	if (bad)
 		return fz_fail(r, "smbdirect sent %u invalid messages", bad);
-	if (d->conn && !fz_conn_cause(r, d->conn,
-				      o ? fz_cause_name(o) : "peer_disconnect"))
+	if (d->conn && !fz_conn_cause(r, d->conn, o ? fz_cause_name(o) :
+				      ours ? "none" : "peer_disconnect"))
 		return false;
-	if (d->conn)
-		smbdx_destroy(d->conn);
-	d->conn = NULL;
-	fz_raw_release(d->raw);
-	d->raw = NULL;
 	if (o)
 		return fz_check_end(r, fz_cause_name(o));
 	return fz_check_end(r, ours ? NULL : "peer_disconnect");
@@ -1232,7 +1236,7 @@ static bool fz_data_phase(struct fz_run *r, struct fz_data *d)
 	u32 budget = 1 + fz_rand(r, 200);
 	static const u32 rates[] = { 2, 5, 10, 30 };
 	u32 rate = rates[fz_rand(r, ARRAY_SIZE(rates))];
-	struct fz_case *cs = &r->cs;
+	struct fz_case *cs = r->cs;
 	u32 len, slot, rx, bad, n;
 	struct fz_hdr h;
 	s64 held;
@@ -1314,20 +1318,19 @@ static bool fz_data_phase(struct fz_run *r, struct fz_data *d)
 	return fz_end(r, d, FZ_ACCEPT);
 }
 
-static void fz_case_reset(struct fz_run *r)
+/* The state of a new case, which the accept callback may now find. */
+static int fz_case_new(struct fz_run *r)
 {
-	struct fz_case *cs = &r->cs;
+	struct fz_case *cs = kzalloc(sizeof(*cs), GFP_KERNEL);
 
-	spin_lock_bh(&cs->lock);
-	cs->conn = NULL;
-	cs->lost = false;
-	cs->error = 0;
-	cs->exp_head = 0;
-	cs->exp_tail = 0;
-	cs->mismatched = 0;
-	cs->unexpected = 0;
-	cs->delivered = 0;
-	spin_unlock_bh(&cs->lock);
+	if (!cs)
+		return -ENOMEM;
+	spin_lock_init(&cs->lock);
+	init_waitqueue_head(&cs->wq);
+	spin_lock_bh(&r->lis_lock);
+	r->cs = cs;
+	spin_unlock_bh(&r->lis_lock);
+	return 0;
 }
 
 /* Passive role, the negotiate request: base values, then mutated. */
@@ -1406,7 +1409,7 @@ static bool fz_first_seen(struct fz_raw *raw)
 static bool fz_case_passive(struct fz_run *r)
 {
 	struct fz_data *d = r->d;
-	struct fz_case *cs = &r->cs;
+	struct fz_case *cs = r->cs;
 	u32 len, st, cg, pref, mrs, mfs;
 	u8 req[SMBDX_NEGOTIATE_REQ_LEN];
 	const u8 *p;
@@ -1448,8 +1451,6 @@ static bool fz_case_passive(struct fz_run *r)
 			return fz_fail(r, "negotiate request (%s): answered",
 				       fz_cause_name(o));
 		}
-		fz_raw_release(d->raw);
-		d->raw = NULL;
 		return fz_check_end(r, fz_cause_name(o));
 	}
 	r->accepted++;
@@ -1590,7 +1591,7 @@ static bool fz_case_active(struct fz_run *r)
 	r->rlis->child = c;
 	spin_unlock_bh(&r->rlis->lock);
 	conn = smbdx_connect(&init_net, (struct sockaddr *)&r->sin, NULL,
-			     &r->cfg, &fz_conn_ops, &r->cs);
+			     &r->cfg, &fz_conn_ops, r->cs);
 	spin_lock_bh(&r->rlis->lock);
 	r->rlis->child = NULL;
 	spin_unlock_bh(&r->rlis->lock);
@@ -1619,8 +1620,6 @@ static bool fz_case_active(struct fz_run *r)
 					msecs_to_jiffies(FZ_GONE_MS)))
 			return fz_fail(r, "negotiate response (%s): raw peer still connected",
 				       fz_cause_name(o));
-		fz_raw_release(c);
-		d->raw = NULL;
 		return fz_check_end(r, fz_cause_name(o));
 	}
 	r->accepted++;
@@ -1638,16 +1637,60 @@ static bool fz_case_active(struct fz_run *r)
 	return fz_data_phase(r, d);
 }
 
-/* Whatever a failed case left behind. */
+/*
+ * A case's connection, raw peer and state, released in the background:
+ * smbdx_destroy() and rdma_destroy_id() can wait a minute on rxe for the
+ * IB CM to let a cm_id go, and the fuzzer need not wait with them.
+ */
+struct fz_reap {
+	struct work_struct work;
+	struct smbdx_conn *conn;
+	struct fz_raw *raw;
+	struct fz_case *cs;
+};
+
+static struct workqueue_struct *fz_wq;
+
+static void fz_reap_work(struct work_struct *w)
+{
+	struct fz_reap *rp = container_of(w, struct fz_reap, work);
+
+	if (rp->conn)
+		smbdx_destroy(rp->conn);
+	fz_raw_release(rp->raw);
+	if (rp->cs)
+		kvfree(rp->cs->rxbuf);
+	kfree(rp->cs);
+	kfree(rp);
+}
+
+/* Hand what the case left to the reaper (or release it here). */
 static void fz_case_cleanup(struct fz_run *r)
 {
 	struct fz_data *d = r->d;
+	struct fz_reap *rp, one = {};
 
-	if (d->conn)
-		smbdx_destroy(d->conn);
-	if (d->raw)
-		fz_raw_release(d->raw);
+	rp = kzalloc(sizeof(*rp), GFP_KERNEL);
+	if (!rp)
+		rp = &one;
+	rp->conn = d->conn;
+	rp->raw = d->raw;
+	spin_lock_bh(&r->lis_lock);
+	rp->cs = r->cs;
+	r->cs = NULL;
+	spin_unlock_bh(&r->lis_lock);
 	memset(d, 0, sizeof(*d));
+	if (rp == &one) {
+		if (one.conn)
+			smbdx_destroy(one.conn);
+		fz_raw_release(one.raw);
+		if (one.cs)
+			kvfree(one.cs->rxbuf);
+		kfree(one.cs);
+		return;
+	}
+	INIT_WORK(&rp->work, fz_reap_work);
+	queue_work(fz_wq, &rp->work);
 }
 
 static int fz_run_all(struct fz_run *r)
@@ -1660,7 +1703,7 @@ static int fz_run_all(struct fz_run *r)
 		rc = fz_raw_listen(r);
 	} else {
 		r->lis = smbdx_listen(&init_net, (struct sockaddr *)&r->sin,
-				      &r->cfg, &fz_listener_ops, &r->cs);
+				      &r->cfg, &fz_listener_ops, r);
 		rc = IS_ERR(r->lis) ? PTR_ERR(r->lis) : 0;
 		if (rc)
 			r->lis = NULL;
@@ -1674,23 +1717,28 @@ static int fz_run_all(struct fz_run *r)
 		r->conn_idx = k;
 		r->msg_idx = 0;
 		prandom_seed_state(&r->rnd, r->seed ^ ((u64)k * 0x9e3779b97f4a7c15ULL));
-		fz_case_reset(r);
+		if (fz_case_new(r)) {
+			fz_fail(r, "out of memory");
+			break;
+		}
 		r->conns++;
 		if (r->active)
 			fz_case_active(r);
 		else
 			fz_case_passive(r);
-		if (!r->failed && (r->cs.mismatched || r->cs.unexpected))
+		if (!r->failed && (r->cs->mismatched || r->cs->unexpected))
 			fz_fail(r, "%u delivered differ (first: %u bytes, not %u), %u unexpected",
-				r->cs.mismatched, r->cs.bad_len, r->cs.bad_want,
-				r->cs.unexpected);
-		r->delivered += r->cs.delivered;
+				r->cs->mismatched, r->cs->bad_len, r->cs->bad_want,
+				r->cs->unexpected);
+		r->delivered += r->cs->delivered;
 		fz_case_cleanup(r);
 		if (fatal_signal_pending(current)) {
 			fz_fail(r, "interrupted");
 			break;
 		}
 	}
+	/* Every connection of the run is gone when the command returns. */
+	flush_workqueue(fz_wq);
 	if (r->lis)
 		smbdx_listener_destroy(r->lis);
 	if (r->rlis)
@@ -1777,8 +1825,7 @@ static ssize_t fz_control_write(struct file *f, const char __user *ubuf,
 	rc = r && r->res && r->statbuf && d ? fz_parse(strim(buf), r) : -ENOMEM;
 	if (!rc) {
 		r->d = d;
-		spin_lock_init(&r->cs.lock);
-		init_waitqueue_head(&r->cs.wq);
+		spin_lock_init(&r->lis_lock);
 		smbdx_conn_config_init(&r->cfg);
 		r->cfg.negotiate_timeout_ms = FZ_WAIT_MS / 2;
 		r->rio = max_t(u32, r->cfg.proto.max_receive_size,
@@ -1795,7 +1842,6 @@ static ssize_t fz_control_write(struct file *f, const char __user *ubuf,
 		fz_result = kasprintf(GFP_KERNEL, "error: %d\n", rc);
 	mutex_unlock(&fz_mutex);
 	if (r) {
-		kvfree(r->cs.rxbuf);
 		kfree(r->statbuf);
 		kfree(r->res);
 	}
@@ -1823,6 +1869,9 @@ DEFINE_SHOW_ATTRIBUTE(fz_result);
 
 static int __init fz_init(void)
 {
+	fz_wq = alloc_workqueue("smbd_fuzz", WQ_UNBOUND, 0);
+	if (!fz_wq)
+		return -ENOMEM;
 	fz_dir = debugfs_create_dir("smbd_fuzz", NULL);
 	debugfs_create_file("control", 0200, fz_dir, NULL, &fz_control_fops);
 	debugfs_create_file("result", 0444, fz_dir, NULL, &fz_result_fops);
@@ -1832,6 +1881,7 @@ static int __init fz_init(void)
 static void __exit fz_exit(void)
 {
 	debugfs_remove_recursive(fz_dir);
+	destroy_workqueue(fz_wq);
 	kfree(fz_result);
 }
 
