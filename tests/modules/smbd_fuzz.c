@@ -56,7 +56,7 @@
  * checks that every connection was freed (connections_allocated 0).
  * Connections that the raw peer ends without a fatal message end by a
  * disconnect of either side: cause peer_disconnect for the raw peer's,
- * none for ours (smbdx_destroy()).
+ * none for ours (smbdx_disconnect()).
  *
  * The result says how many messages, connections, accepted and fatal
  * messages, and the expected count by cause; on a failure it names the
@@ -66,9 +66,12 @@
  * raw peer's CM handler (process context, RDMA CM work) and its
  * completions (softirq) share the per-endpoint counters under raw->lock
  * (spin_lock_bh) and wake raw->wq. smbdirect's callbacks (its workqueue)
- * touch the case state under fz_case.lock and wake fz_case.wq; the command
- * destroys every connection (smbdx_destroy() waits for the callbacks)
- * before the case state goes.
+ * touch their connection's case state (struct fz_case, one per connection,
+ * the connection's context) under fz_case.lock and wake fz_case.wq; the
+ * accept callback finds the current case under fz_run.lis_lock. A finished
+ * connection, its raw peer and its case state go to the reaper (fz_wq),
+ * which calls smbdx_destroy() (it waits for the callbacks) before it frees
+ * the case state; the command flushes fz_wq before it returns.
  */
 
 #include <linux/module.h>
