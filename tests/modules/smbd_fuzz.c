@@ -71,7 +71,7 @@
  * accept callback finds the current case under fz_run.lis_lock. A finished
  * connection, its raw peer and its case state go to the reaper (fz_wq),
  * which calls smbdx_destroy() (it waits for the callbacks) before it frees
- * the case state; the command flushes fz_wq before it returns.
+ * the case state; module exit flushes fz_wq.
  */
 
 #include <linux/module.h>
@@ -101,6 +101,12 @@
  * Request and the IB CM resends it seconds later (Documentation/testing.rst).
  */
 #define FZ_GONE_MS	60000
+/*
+ * RDMA connections that may fail to come up in a run (the peer never got
+ * as far as a negotiate message), each retried with the same seed: when
+ * the emulated machine stalls for seconds, the CM's own timers expire.
+ */
+#define FZ_SETUP_RETRIES	10
 #define FZ_EXPECT_MAX	64	/* whole messages on their way to the recv callback */
 #define FZ_STATS_BUF	8192
 #define FZ_RESULT_MAX	16384
@@ -218,6 +224,8 @@ struct fz_run {
 	u32 conns, conn_idx, msg_idx;
 	u64 expect[FZ_OUTCOMES];
 	u64 mutated, ovf_exact, peer_disconnects;
+	u32 setup_failures;		/* RDMA connections that did not come up */
+	bool retry;			/* run the case again */
 	bool failed;
 	char *res;
 	size_t res_len;
@@ -307,6 +315,22 @@ static bool fz_conn_cause(struct fz_run *r, struct smbdx_conn *conn,
 	if (strcmp(p, want))
 		return fz_fail(r, "connection ended with cause %s, expected %s",
 			       p, want);
+	return true;
+}
+
+/*
+ * The RDMA connection did not come up, before any negotiate message: not
+ * an outcome of the fuzzing. Forget the case's message and run it again.
+ */
+static bool fz_setup_failed(struct fz_run *r, int o, int rc)
+{
+	r->msgs--;
+	r->neg_msgs--;
+	r->expect[o]--;
+	if (++r->setup_failures > FZ_SETUP_RETRIES)
+		return fz_fail(r, "%u RDMA connections did not come up (last: %d)",
+			       r->setup_failures, rc);
+	r->retry = true;
 	return true;
 }
 
@@ -623,6 +647,16 @@ static bool fz_raw_event(struct fz_raw *raw, int ev)
 	done = test_bit(ev, &raw->events) || raw->cm_bad >= 0;
 	spin_unlock_bh(&raw->lock);
 	return done;
+}
+
+static bool fz_raw_established(struct fz_raw *raw)
+{
+	bool v;
+
+	spin_lock_bh(&raw->lock);
+	v = test_bit(RDMA_CM_EVENT_ESTABLISHED, &raw->events);
+	spin_unlock_bh(&raw->lock);
+	return v;
 }
 
 /* Wait for CM event @ev; 0, or -ETIMEDOUT / -ECONNABORTED on an error. */
@@ -1420,8 +1454,13 @@ static bool fz_case_passive(struct fz_run *r)
 	u8 *b;
 
 	rc = fz_raw_connect(r, &d->raw);
-	if (rc)
-		return fz_fail(r, "raw peer cannot connect to smbdirect: %d", rc);
+	if (rc) {
+		/* Counted as if its message went, to share the undoing. */
+		r->msgs++;
+		r->neg_msgs++;
+		r->expect[FZ_ACCEPT]++;
+		return fz_setup_failed(r, FZ_ACCEPT, rc);
+	}
 	b = d->raw->buf[FZ_NRECV];
 	len = fz_build_req(r, b);
 	memcpy(req, b, sizeof(req));
@@ -1600,6 +1639,8 @@ static bool fz_case_active(struct fz_run *r)
 	spin_unlock_bh(&r->rlis->lock);
 	if (!IS_ERR(conn))
 		d->conn = conn;
+	else if (!fz_first_seen(c) && !fz_raw_established(c))
+		return fz_setup_failed(r, o, PTR_ERR(conn));
 	q = c->first;
 	if (!fz_first_seen(c) || c->first_len != SMBDX_NEGOTIATE_REQ_LEN ||
 	    get_unaligned_le16(q) != SMBDX_VERSION_1_0 ||
@@ -1717,6 +1758,11 @@ static int fz_run_all(struct fz_run *r)
 	}
 	for (k = r->first; !r->failed && r->msgs < r->msgs_max &&
 	     k - r->first < r->conns_max; k++) {
+		if (r->retry) {
+			r->retry = false;
+			k--;
+			r->conns--;
+		}
 		r->conn_idx = k;
 		r->msg_idx = 0;
 		prandom_seed_state(&r->rnd, r->seed ^ ((u64)k * 0x9e3779b97f4a7c15ULL));
@@ -1740,8 +1786,6 @@ static int fz_run_all(struct fz_run *r)
 			break;
 		}
 	}
-	/* Every connection of the run is gone when the command returns. */
-	flush_workqueue(fz_wq);
 	if (r->lis)
 		smbdx_listener_destroy(r->lis);
 	if (r->rlis)
@@ -1752,8 +1796,9 @@ static int fz_run_all(struct fz_run *r)
 		  r->neg_msgs, r->data_msgs);
 	fz_printf(r, " connections=%u accepted=%llu fatal=%llu mutated=%llu",
 		  r->conns, r->accepted, r->fatal, r->mutated);
-	fz_printf(r, " delivered=%llu credit_overflow=%llu ms=%llu result=%s\n",
-		  r->delivered, r->ovf_exact, ms, r->failed ? "FAIL" : "pass");
+	fz_printf(r, " delivered=%llu credit_overflow=%llu setup_failures=%u",
+		  r->delivered, r->ovf_exact, r->setup_failures);
+	fz_printf(r, " ms=%llu result=%s\n", ms, r->failed ? "FAIL" : "pass");
 	for (i = 1; i < FZ_OUTCOMES; i++)
 		if (r->expect[i])
 			fz_printf(r, "cause %s %llu\n", fz_cause_name(i),
