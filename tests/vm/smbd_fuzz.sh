@@ -7,7 +7,7 @@
 # checks that each connection ends as [MS-SMBD] and smbdirect's model say:
 # fatal messages end it with the predicted cause, accepted ones are
 # delivered intact, nothing hangs, every connection is freed.
-#   FUZZ_MSGS   messages per device and role (default 600: make check)
+#   FUZZ_MSGS   messages per device and role (default 400: make check)
 #   FUZZ_SEED   seed of the first run (default 1; the next three runs take
 #               the next three); a failure prints the command replaying the
 #               failing connection alone
@@ -15,7 +15,7 @@
 # the tests (scripts/guest/guest-check.sh). Exit 0 = pass.
 . "$(dirname "$0")/lib.sh"
 
-FUZZ_MSGS=${FUZZ_MSGS:-600}
+FUZZ_MSGS=${FUZZ_MSGS:-400}
 FUZZ_SEED=${FUZZ_SEED:-1}
 C=/sys/kernel/debug/smbd_fuzz/control
 R=/sys/kernel/debug/smbd_fuzz/result
