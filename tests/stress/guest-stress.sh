@@ -12,7 +12,10 @@
 #   - 10.5 GiB through messages and RDMA read/write, every byte checked
 #     (tests/vm/smbd_checked_data.sh with larger sizes);
 #   - 100 device removals per device during RDMA read/write
-#     (tests/vm/smbd_removal_rw.sh).
+#     (tests/vm/smbd_removal_rw.sh);
+#   - the fuzzer: 100,000 seeded, mutated negotiate and data messages
+#     from a raw verbs peer, 25,000 per device and role
+#     (tests/vm/smbd_fuzz.sh).
 rc=0
 
 run() { # run MODULE [PARAMS...]
@@ -48,6 +51,7 @@ grep -E "Slab|SUnreclaim" /proc/meminfo
 grep "connections\|sends_reclaimed" /sys/kernel/debug/smbdirect/stats
 script smbd_checked_data MSG_MIB=256 RXE_RDMA_MIB=512 SIW_RDMA_MIB=4608
 script smbd_removal_rw REMOVALS=100
+script smbd_fuzz FUZZ_MSGS=25000 FUZZ_SEED=1
 grep -E "Slab|SUnreclaim" /proc/meminfo
 grep "connections\|sends_reclaimed" /sys/kernel/debug/smbdirect/stats
 exit $rc

@@ -1,0 +1,93 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The fuzzer (tests/modules/smbd_fuzz.c): a raw verbs peer sends seeded,
+# mutated Negotiate and Data Transfer messages to smbdirect at both roles
+# (smbdirect listening, and smbdirect connecting) on rxe and on siw, and
+# checks that each connection ends as [MS-SMBD] and smbdirect's model say:
+# fatal messages end it with the predicted cause, accepted ones are
+# delivered intact, nothing hangs, every connection is freed.
+#   FUZZ_MSGS   messages per device and role (default 400: make check)
+#   FUZZ_SEED   seed of the first run (default 1; the next three runs take
+#               the next three); a failure prints the command replaying the
+#               failing connection alone
+# The debug kernel's KASAN, lockdep, UBSAN and kmemleak checks run after
+# the tests (scripts/guest/guest-check.sh). Exit 0 = pass.
+. "$(dirname "$0")/lib.sh"
+
+FUZZ_MSGS=${FUZZ_MSGS:-400}
+FUZZ_SEED=${FUZZ_SEED:-1}
+C=/sys/kernel/debug/smbd_fuzz/control
+R=/sys/kernel/debug/smbd_fuzz/result
+S=/sys/kernel/debug/smbdirect/stats
+
+fail() {
+	echo "FAIL: $*"
+	[ -r "$R" ] && cat "$R"
+	rmmod smbd_fuzz 2>/dev/null
+	exit 1
+}
+
+field() { # field NAME: NAME=VALUE of the result's summary line
+	tr ' ' '\n' <"$R" | sed -n "s|^$1=||p" | head -n 1
+}
+
+causes() { # the error counters by cause, "NAME COUNT" lines
+	sed -n '/^# errors by cause/,$p' "$S" | grep -v '^#'
+}
+
+freed() {
+	grep -q "^connections_allocated 0$" "$S"
+}
+
+# fuzz ADDR PORT ROLE SEED
+fuzz() {
+	t0=$(cut -d. -f1 /proc/uptime)
+	causes >/tmp/fuzz.before
+	echo "run $1 $2 role=$3 msgs=$FUZZ_MSGS seed=$4" >"$C" ||
+		fail "$1 role=$3 seed=$4"
+	grep -q "result=pass" "$R" || fail "$1 role=$3 seed=$4"
+	# Each connection ended by the cause the fuzzer predicted: the change
+	# of every counter is the fuzzer's count for it (0 if it has none).
+	causes >/tmp/fuzz.after
+	# An RDMA connection that did not come up (setup_failures, retried) may
+	# have been counted as rejected, cm_error, negotiation_timeout or
+	# peer_disconnect, at most once each.
+	bad=$(awk -v setup="$(field setup_failures)" '
+		FILENAME == ARGV[1] { if ($1 == "cause") want[$2] = $3; next }
+		FILENAME == ARGV[2] { before[$1] = $2; next }
+		{
+			d = $2 - before[$1]; w = want[$1] + 0
+			if (d > w && $1 ~ /^(rejected|cm_error|negotiation_timeout|peer_disconnect)$/)
+				extra += d - w
+			else if (d != w)
+				print $1 ": " d " counted, " w " expected"
+		}
+		END { if (extra > setup) print extra " setup causes for " setup " setup failures" }' \
+		"$R" /tmp/fuzz.before /tmp/fuzz.after)
+	[ -z "$bad" ] || fail "$1 role=$3 seed=$4: causes differ from the prediction: $bad"
+	[ "$(field messages)" -ge "$FUZZ_MSGS" ] || fail "$1 role=$3: too few messages"
+	# The run must have exercised both outcomes.
+	[ "$(field fatal)" -gt 0 ] && [ "$(field accepted)" -gt 0 ] ||
+		fail "$1 role=$3: no fatal or no accepted message"
+	say "$1 role=$3 seed=$4: $(field messages) messages ($(field negotiate) negotiate, $(field data) data), $(field mutated) mutated, $(field connections) connections, $(field fatal) fatal, $(field delivered) delivered, $(field setup_failures) set-up failures retried, in $(( $(cut -d. -f1 /proc/uptime) - t0 )) s"
+	say "causes: $(grep '^cause ' "$R" | cut -d' ' -f2- | tr '\n' ',' | sed 's/,$//')"
+	total=$((total + $(field messages)))
+	mutated=$((mutated + $(field mutated)))
+	conns=$((conns + $(field connections)))
+}
+
+total=0
+mutated=0
+conns=0
+modprobe smbd_fuzz || fail "modprobe smbd_fuzz"
+t_start=$(cut -d. -f1 /proc/uptime)
+fuzz "$RXE_ADDR" 7471 passive "$FUZZ_SEED"
+fuzz "$RXE_ADDR" 7472 active "$((FUZZ_SEED + 1))"
+fuzz "$SIW_ADDR" 7473 passive "$((FUZZ_SEED + 2))"
+fuzz "$SIW_ADDR" 7474 active "$((FUZZ_SEED + 3))"
+# Connections are released in the background; rxe's IB CM can hold one
+# for a minute.
+wait_for 150 freed || fail "connections not freed: $(grep connections "$S")"
+rmmod smbd_fuzz || fail "rmmod smbd_fuzz"
+echo "fuzzed $total messages ($mutated mutated) on $conns connections (rxe, siw; passive, active) in $(( $(cut -d. -f1 /proc/uptime) - t_start )) s, seed $FUZZ_SEED"
