@@ -3,9 +3,11 @@
 #
 # `make demo`: build everything, boot the VM with rxe and siw, load
 # smbdirect and sqos with modprobe, show the RDMA links and the devices
-# smbdirect sees, then connect over SMB Direct on each device, move
-# verified messages and RDMA read/write traffic, and show the debugfs
-# counters (scripts/guest/guest-demo.sh).
+# smbdirect sees; then mount a ksmbd share with our cifs over SMB Direct on
+# each device, copy a file there and back, show `mount`, DebugData and the
+# counters proving RDMA read/write; then the transport alone: verified
+# messages and RDMA read/write traffic with their debugfs counters
+# (scripts/guest/guest-demo.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 

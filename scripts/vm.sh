@@ -8,9 +8,10 @@
 #
 #   (default)       run every test (KUnit modules, tests/vm/*.sh, pipeline
 #                   checks); judge the run; exit non-zero on any failure
-#   --demo          show the RDMA links and smbdirect's device list, then
-#                   SMB Direct messages and RDMA read/write over rxe and
-#                   siw with their counters (scripts/guest/guest-demo.sh)
+#   --demo          show the RDMA links and smbdirect's device list, a cifs
+#                   mount of a ksmbd share over rxe and siw with a file
+#                   copied both ways, then SMB Direct messages and RDMA
+#                   read/write, with their counters (scripts/guest/guest-demo.sh)
 #   --exec FILE     run FILE (a /bin/sh script) inside the VM after rxe and
 #                   siw are up and smbdirect and sqos are loaded; the checkout
 #                   is mounted read-only at /src; exit with FILE's status

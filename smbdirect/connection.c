@@ -429,6 +429,56 @@ bool __smbdx_conn_wc_failed(struct smbdx_conn *conn, const struct ib_wc *wc,
 	return true;
 }
 
+/**
+ * __smbdx_conn_post_failed() - a work request could not be posted
+ * @conn: connection, lock held
+ * @rc: what ib_post_send() or ib_post_recv() returned
+ *
+ * siw refuses posts with -ENOTCONN once its QP left RTS, which only the
+ * peer's close (or a local failure, with its own error) does before our
+ * teardown: like a flush, that is a provisional peer disconnect, which a
+ * work request's error or a CM event may still explain better. Any other
+ * refusal is a posting error of ours or the provider's.
+ *
+ * Context: any, conn->lock held.
+ *
+ * Return: the connection's error, for the caller to return.
+ */
+int __smbdx_conn_post_failed(struct smbdx_conn *conn, int rc)
+{
+	lockdep_assert_held(&conn->lock);
+	if (rc == -ENOTCONN)
+		__smbdx_conn_fail(conn, -ECONNRESET,
+				  SMBDX_CAUSE_PEER_DISCONNECT);
+	else
+		__smbdx_conn_fail_concrete(conn, rc, SMBDX_CAUSE_POST_ERROR);
+	return conn->error;
+}
+
+/**
+ * smbdx_conn_wc_errno() - what an API call returns for a failed work request
+ * @conn: connection
+ *
+ * A failed completion has failed the connection (__smbdx_conn_wc_failed())
+ * before its waiter is woken, so the call reports the connection's error:
+ * -EIO when a work request's failure came first (the peer refused an
+ * access, say), else why the connection ended (-ECONNRESET after the
+ * peer's disconnect, -ENODEV after a device removal). Requests that fail
+ * because the transport under them broke (siw completes them with
+ * GENERAL_ERR or LOC_QP_OP_ERR when its TCP stream goes) thus report the
+ * same error as every other call on the connection.
+ *
+ * Context: any; the completion was seen first.
+ *
+ * Return: a negative errno.
+ */
+int smbdx_conn_wc_errno(struct smbdx_conn *conn)
+{
+	int err = READ_ONCE(conn->error);
+
+	return err ? err : -EIO;
+}
+
 /*
  * Tell the CM, once, that a passive connection carries data (see
  * smbdx_conn_comm_est()), before anything disconnects it: a disconnect

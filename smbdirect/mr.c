@@ -492,7 +492,7 @@ static int smbdx_mr_post(struct smbdx_conn *conn, struct smbdx_reg *reg,
 				reg->mrs[i]->state = SMBDX_MR_LOST;
 			reg->orphan = true;
 		}
-		__smbdx_conn_fail(conn, rc, SMBDX_CAUSE_POST_ERROR);
+		rc = __smbdx_conn_post_failed(conn, rc);
 	}
 	spin_unlock_bh(&conn->lock);
 	return rc;
@@ -574,7 +574,7 @@ static int smbdx_reg_post(struct smbdx_conn *conn, struct smbdx_reg *reg,
 	rc = smbdx_mr_post(conn, reg, &wrs[0].wr);
 	if (!rc) {
 		wait_for_completion(&reg->done);
-		rc = reg->wr_status ? -EIO : 0;
+		rc = reg->wr_status ? smbdx_conn_wc_errno(conn) : 0;
 	}
 out:
 	kfree(wrs);
@@ -607,9 +607,10 @@ out:
  * flags, empty or user-backed buffer), -EMSGSIZE (needs more MRs than the
  * pool has, or more than one with SMBDX_REG_ONE_DESC), -EAGAIN
  * (SMBDX_REG_NOWAIT and the pool is short), -ENOMEM,
- * -EIO (the provider failed the registration; the connection is then
- * terminated and nothing stays remotely accessible), or the connection's
- * error.
+ * or the connection's error, also when the registration's work requests
+ * failed or were flushed (the connection is then terminated and nothing
+ * stays remotely accessible): -EIO if the provider failed the
+ * registration first.
  */
 struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
 				 unsigned int flags)
@@ -840,7 +841,7 @@ static int smbdx_reg_invalidate(struct smbdx_conn *conn, struct smbdx_reg *reg)
 	rc = smbdx_mr_post(conn, reg, first);
 	if (!rc) {
 		wait_for_completion(&reg->done);
-		rc = reg->wr_status ? -EIO : 0;
+		rc = reg->wr_status ? smbdx_conn_wc_errno(conn) : 0;
 		smbdx_stat_add(conn, SMBDX_STAT_MR_LOCAL_INV, ninv);
 	}
 	return rc;
@@ -884,10 +885,10 @@ static void smbdx_reg_fence(struct smbdx_conn *conn, struct smbdx_reg *reg,
  *
  * Context: process, may sleep. Each registration is deregistered once.
  *
- * Return: 0, or -EIO if the provider failed an invalidation (the
- * connection is then terminated: its QP is in error, so the buffer is
- * no longer accessible either), or the connection's error if an
- * invalidation could not be posted (likewise).
+ * Return: 0, or the connection's error if an invalidation failed, was
+ * flushed or could not be posted (the connection is then terminated: its
+ * QP is in error, so the buffer is no longer accessible either): -EIO if
+ * the provider failed an invalidation first.
  */
 int smbdx_deregister(struct smbdx_reg *reg)
 {

@@ -153,7 +153,7 @@ static u32 __smbdx_post_recvs(struct smbdx_conn *conn, u32 n)
 	while (posted < n && !list_empty(&conn->rio_free)) {
 		rc = smbdx_post_recv_one(conn);
 		if (rc) {
-			__smbdx_conn_fail(conn, rc, SMBDX_CAUSE_POST_ERROR);
+			__smbdx_conn_post_failed(conn, rc);
 			break;
 		}
 		posted++;
@@ -248,8 +248,10 @@ static void smbdx_recv_negotiate_req(struct smbdx_conn *conn, const void *buf,
 	smbdx_negotiate_resp_encode(&conn->params, granted, &resp);
 	rc = smbdx_send_negotiate_resp(conn, &resp, 0);
 	if (rc) {
-		__smbdx_conn_fail(conn, rc, rc == -ENOMEM ? SMBDX_CAUSE_NOMEM :
-				 SMBDX_CAUSE_POST_ERROR);
+		if (rc == -ENOMEM)
+			__smbdx_conn_fail(conn, rc, SMBDX_CAUSE_NOMEM);
+		else
+			__smbdx_conn_post_failed(conn, rc);
 		return;
 	}
 	smbdx_stat_add(conn, SMBDX_STAT_TX_CREDITS_GRANTED, granted);

@@ -38,7 +38,8 @@
  *
  * Transport recovery: a failed completion (a remote access error after the
  * peer invalidated its buffer, say) terminates the connection and fails
- * the call with -EIO; other connections are not affected. If a chain was
+ * the call with the connection's error (-EIO when the failure came first);
+ * other connections are not affected. If a chain was
  * posted only in part, its context may still have work requests queued:
  * it is handed to the connection (rw_orphans) and destroyed at teardown
  * after the drain.
@@ -525,7 +526,7 @@ static int smbdx_rw_chunk_start(struct smbdx_conn *conn, struct smbdx_rw_op *op,
 			ch->op = NULL;
 			list_move_tail(&ch->list, &conn->rw_orphans);
 		}
-		__smbdx_conn_fail(conn, rc, SMBDX_CAUSE_POST_ERROR);
+		rc = __smbdx_conn_post_failed(conn, rc);
 	}
 	spin_unlock_bh(&conn->lock);
 	if (!rc) {
@@ -611,7 +612,7 @@ static int smbdx_rw(struct smbdx_conn *conn, struct iov_iter *iter,
 		complete(&op.done);
 	wait_for_completion(&op.done);
 	if (!rc && op.status)
-		rc = -EIO;
+		rc = smbdx_conn_wc_errno(conn);
 	smbdx_rw_finish(conn, &chunks);
 
 	if (!rc) {
@@ -648,9 +649,11 @@ out_leave:
  *
  * Return: 0; -EINVAL, -E2BIG, -EOVERFLOW or -ERANGE for descriptors that
  * do not cover the range (the connection stays up); -EMSGSIZE above
- * MaxReadWriteSize; -EIO if the provider failed a work request (the peer
- * refused the access, for instance: the connection is then terminated);
- * -ENOMEM; or the connection's error.
+ * MaxReadWriteSize; -ENOMEM; or the connection's error, also when a work
+ * request failed or was flushed (the connection is then terminated): -EIO
+ * if the provider failed a work request first (the peer refused the
+ * access, for instance), -ENODEV after a device removal, -ECONNRESET
+ * after the peer's disconnect.
  */
 int smbdx_rdma_write(struct smbdx_conn *conn, struct iov_iter *from,
 		     const struct smbdx_buffer_desc_v1 *descs, u32 ndescs,

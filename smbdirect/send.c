@@ -321,7 +321,7 @@ void __smbdx_send_pump(struct smbdx_conn *conn, struct smbdx_send_io **spare)
 		smbdx_send_owner_done(conn, io, !rc);
 		if (rc) {
 			kfree(io);
-			__smbdx_conn_fail(conn, rc, SMBDX_CAUSE_POST_ERROR);
+			__smbdx_conn_post_failed(conn, rc);
 			break;
 		}
 		smbdx_send_count(conn, &di, answer && act == SMBDX_SEND_EMPTY);

@@ -509,6 +509,8 @@ void smbdx_conn_fail(struct smbdx_conn *conn, int err, int cause);
 void __smbdx_conn_fail_concrete(struct smbdx_conn *conn, int err, int cause);
 bool __smbdx_conn_wc_failed(struct smbdx_conn *conn, const struct ib_wc *wc,
 			    int cause);
+int __smbdx_conn_post_failed(struct smbdx_conn *conn, int rc);
+int smbdx_conn_wc_errno(struct smbdx_conn *conn);
 void smbdx_conn_wait_begin(struct smbdx_conn *conn);
 void smbdx_conn_wait_end(struct smbdx_conn *conn);
 void smbdx_conn_queue_work(struct smbdx_conn *conn, struct work_struct *w);

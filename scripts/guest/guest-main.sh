@@ -4,8 +4,9 @@
 # The VM's run: bring up rxe and siw, install and load our modules the way a
 # user would, then do what smbd.mode= on the kernel command line asks:
 #   check  run every KUnit module and every tests/vm/*.sh, print KTAP
-#   demo   show the RDMA links and what smbdirect sees, then SMB Direct
-#          echo rounds and RDMA read/write over rxe and siw (guest-demo.sh)
+#   demo   show the RDMA links and what smbdirect sees, then cifs mounting
+#          ksmbd over SMB Direct, echo rounds and RDMA read/write over rxe
+#          and siw (guest-demo.sh)
 #   exec   run /smbd/exec (the host's --exec FILE) and return its status
 . /smbd/guest-lib.sh
 

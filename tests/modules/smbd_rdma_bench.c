@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * smbd_rdma_bench.ko: RDMA read/write throughput of smbdirect, for
- * scripts/bench-rdma.sh (a benchmark, not a test).
+ * scripts/bench-rdma.sh, and, with verify=1, RDMA read/write with every
+ * byte checked, for the tests.
  *
  *   /sys/kernel/debug/smbd_rdma_bench/control  write one command
  *   /sys/kernel/debug/smbd_rdma_bench/result   its output
@@ -9,7 +10,7 @@
  * Command:
  *
  *   run ADDR PORT op=read|write size=N count=N depth=N reg=each|once
- *       buf=vmalloc|folio
+ *       buf=vmalloc|folio verify=0|1
  *
  * It listens on ADDR:PORT, connects to itself, and has the client register
  * a buffer of size bytes (for the peer to write, or to read) and the
@@ -28,6 +29,15 @@
  * us, the bytes moved and MiB/s (2^20 bytes per second, the unit perftest
  * prints as MB/sec).
  *
+ * With verify=1 (a test, not a benchmark: tests/vm/smbd_checked_data.sh
+ * and smbd_removal_rw.sh) every transfer's source is filled with a pattern
+ * of its own (from the transfer's number and the byte's offset), the
+ * destination with its complement, and after the transfer every byte of
+ * the destination is compared: the result line adds verified=BYTES and
+ * corrupt=BYTES (bytes that differ), and a corrupt transfer fails the run
+ * with -EILSEQ. A run that fails (a lost connection, a removed device)
+ * still prints its result line: what it moved before the failure.
+ *
  * Locking: bench_mutex serialises commands (and guards bench_result); the
  * accept callback only records the connection under bench_lock and wakes
  * the command. The workers of a run share only atomics; each owns its
@@ -42,6 +52,8 @@
 #include <linux/uio.h>
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
+#include <linux/unaligned.h>
+#include <linux/highmem.h>
 #include <net/net_namespace.h>
 
 #include <smbdirect/smbdirect.h>
@@ -116,9 +128,12 @@ struct bench_run {
 	bool read;
 	bool each;
 	bool folios;
+	bool verify;
 	atomic_t next;		/* transfers handed out so far */
 	atomic_t done;		/* transfers completed successfully */
 	atomic_t failed;	/* set once a worker failed: the others stop */
+	atomic64_t verified;	/* bytes compared after a transfer */
+	atomic64_t corrupt;	/* of those, bytes that differed */
 };
 
 static void bench_buf_free(struct bench_buf *b)
@@ -192,6 +207,93 @@ static void bench_buf_iter(struct bench_buf *b, struct iov_iter *it,
 	}
 }
 
+/* Byte @off of transfer @seq's pattern: a word per 8 bytes, mixed. */
+static u64 bench_word(u32 seq, u64 word)
+{
+	u64 x = ((u64)seq + 1) * 0x9e3779b97f4a7c15ULL ^ word;
+
+	x ^= x >> 31;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	return x ^ (x >> 29);
+}
+
+static u8 bench_byte(u32 seq, u64 off)
+{
+	return bench_word(seq, off >> 3) >> ((off & 7) * 8);
+}
+
+/*
+ * Fill (@fill) or compare @len bytes at @p, offset @off in the buffer, with
+ * transfer @seq's pattern (@invert: its complement); the number of bytes
+ * that differ.
+ */
+static u64 bench_span(u8 *p, u64 off, size_t len, u32 seq, bool fill,
+		      bool invert)
+{
+	u64 mask = invert ? ~0ULL : 0, bad = 0;
+	size_t i = 0;
+
+	while (i < len && ((off + i) & 7)) {
+		u8 v = bench_byte(seq, off + i) ^ (u8)mask;
+
+		if (fill)
+			p[i] = v;
+		else
+			bad += p[i] != v;
+		i++;
+	}
+	for (; i + 8 <= len; i += 8) {
+		__le64 v = cpu_to_le64(bench_word(seq, (off + i) >> 3) ^ mask);
+
+		if (fill) {
+			put_unaligned(v, (__le64 *)(p + i));
+		} else if (get_unaligned((__le64 *)(p + i)) != v) {
+			unsigned int b;
+
+			for (b = 0; b < 8; b++)
+				bad += p[i + b] != (u8)(bench_byte(seq,
+						off + i + b) ^ (u8)mask);
+		}
+	}
+	for (; i < len; i++) {
+		u8 v = bench_byte(seq, off + i) ^ (u8)mask;
+
+		if (fill)
+			p[i] = v;
+		else
+			bad += p[i] != v;
+	}
+	return bad;
+}
+
+/* bench_span() over a whole buffer, a page at a time for folios. */
+static u64 bench_pattern(struct bench_buf *b, u32 seq, bool fill, bool invert)
+{
+	u64 off = 0, bad = 0;
+	unsigned int i;
+
+	if (!b->bv)
+		return bench_span(b->vaddr, 0, b->size, seq, fill, invert);
+	for (i = 0; i < b->nr_bv; i++) {
+		u32 done = 0;
+
+		while (done < b->bv[i].bv_len) {
+			u32 pg = (b->bv[i].bv_offset + done) >> PAGE_SHIFT;
+			u32 in = (b->bv[i].bv_offset + done) & ~PAGE_MASK;
+			u32 n = min_t(u32, PAGE_SIZE - in,
+				      b->bv[i].bv_len - done);
+			u8 *va = kmap_local_page(nth_page(b->bv[i].bv_page, pg));
+
+			bad += bench_span(va + in, off, n, seq, fill, invert);
+			kunmap_local(va);
+			done += n;
+			off += n;
+		}
+		cond_resched();
+	}
+	return bad;
+}
+
 static struct smbdx_reg *bench_register(struct bench_run *run,
 					struct bench_buf *cbuf)
 {
@@ -203,8 +305,10 @@ static struct smbdx_reg *bench_register(struct bench_run *run,
 			     SMBDX_REG_REMOTE_WRITE);
 }
 
-static int bench_one(struct bench_run *run, struct bench_worker *w)
+static int bench_one(struct bench_run *run, struct bench_worker *w, u32 seq)
 {
+	struct bench_buf *src = run->read ? &w->cbuf : &w->sbuf;
+	struct bench_buf *dst = run->read ? &w->sbuf : &w->cbuf;
 	const struct smbdx_buffer_desc_v1 *d;
 	struct smbdx_reg *reg = w->reg;
 	struct iov_iter it;
@@ -212,6 +316,10 @@ static int bench_one(struct bench_run *run, struct bench_worker *w)
 	int rc;
 	u32 n;
 
+	if (run->verify) {
+		bench_pattern(src, seq, true, false);
+		bench_pattern(dst, seq, true, true);
+	}
 	if (run->each) {
 		reg = bench_register(run, &w->cbuf);
 		if (IS_ERR(reg))
@@ -229,6 +337,14 @@ static int bench_one(struct bench_run *run, struct bench_worker *w)
 		if (!rc)
 			rc = rc2;
 	}
+	if (!rc && run->verify) {
+		u64 bad = bench_pattern(dst, seq, false, false);
+
+		atomic64_add(dst->size, &run->verified);
+		atomic64_add(bad, &run->corrupt);
+		if (bad)
+			rc = -EILSEQ;
+	}
 	return rc;
 }
 
@@ -236,10 +352,11 @@ static void bench_work(struct work_struct *work)
 {
 	struct bench_worker *w = container_of(work, struct bench_worker, work);
 	struct bench_run *run = w->run;
+	int seq;
 
 	while (!atomic_read(&run->failed) &&
-	       atomic_inc_return(&run->next) <= run->count) {
-		w->rc = bench_one(run, w);
+	       (seq = atomic_inc_return(&run->next)) <= run->count) {
+		w->rc = bench_one(run, w, seq);
 		if (w->rc) {
 			atomic_set(&run->failed, 1);
 			break;
@@ -328,11 +445,12 @@ static int bench_transfer(struct bench_run *run, u32 depth)
 	/* MiB/s (2^20 bytes per second) with two decimals */
 	mib100 = div64_u64(bytes * 100 * 1000000, (u64)us << 20);
 	snprintf(bench_result, sizeof(bench_result),
-		 "op=%s size=%u count=%u depth=%u reg=%s buf=%s rc=%d us=%lld bytes=%llu MiB/s=%llu.%02llu\n",
+		 "op=%s size=%u count=%u depth=%u reg=%s buf=%s rc=%d us=%lld bytes=%llu MiB/s=%llu.%02llu verified=%lld corrupt=%lld\n",
 		 run->read ? "read" : "write", run->size,
 		 atomic_read(&run->done), depth, run->each ? "each" : "once",
 		 run->folios ? "folio" : "vmalloc",
-		 rc, us, bytes, div64_u64(mib100, 100), mib100 % 100);
+		 rc, us, bytes, div64_u64(mib100, 100), mib100 % 100,
+		 atomic64_read(&run->verified), atomic64_read(&run->corrupt));
 	return rc;
 }
 
@@ -410,6 +528,10 @@ static ssize_t bench_control_write(struct file *f, const char __user *ubuf,
 			run.folios = true;
 		else if (!strcmp(tok, "buf=vmalloc"))
 			run.folios = false;
+		else if (!strcmp(tok, "verify=1"))
+			run.verify = true;
+		else if (!strcmp(tok, "verify=0"))
+			run.verify = false;
 		else if (!strncmp(tok, "size=", 5))
 			rc = kstrtou32(tok + 5, 0, &run.size);
 		else if (!strncmp(tok, "count=", 6))
@@ -424,9 +546,10 @@ static ssize_t bench_control_write(struct file *f, const char __user *ubuf,
 		    depth > BENCH_DEPTH_MAX))
 		rc = -EINVAL;
 	mutex_lock(&bench_mutex);
+	bench_result[0] = '\0';
 	if (!rc)
 		rc = bench_cmd_run(addr, port, &run, depth);
-	if (rc)
+	if (rc && !bench_result[0])
 		snprintf(bench_result, sizeof(bench_result), "error: %d\n", rc);
 	mutex_unlock(&bench_mutex);
 	kfree(buf);

@@ -8,7 +8,11 @@
 #   - churn: 1,000 connections per device from a raw peer, half of them
 #     hostile, then the drain and the slab;
 #   - fault points: every point armed in turn during traffic, three rounds;
-#   - the transport suite's message and connection cases, as in make check.
+#   - the transport suite's message and connection cases, as in make check;
+#   - 10.5 GiB through messages and RDMA read/write, every byte checked
+#     (tests/vm/smbd_checked_data.sh with larger sizes);
+#   - 100 device removals per device during RDMA read/write
+#     (tests/vm/smbd_removal_rw.sh).
 rc=0
 
 run() { # run MODULE [PARAMS...]
@@ -25,6 +29,14 @@ run() { # run MODULE [PARAMS...]
 	echo "# $_m $*: $(( $(cut -d. -f1 /proc/uptime) - _t0 )) s"
 }
 
+script() { # script NAME [VAR=VALUE...]: a tests/vm script with settings
+	_s=$1
+	shift
+	_t0=$(cut -d. -f1 /proc/uptime)
+	env "$@" sh "/src/tests/vm/$_s.sh" || { echo "$_s failed"; rc=1; }
+	echo "# $_s $*: $(( $(cut -d. -f1 /proc/uptime) - _t0 )) s"
+}
+
 grep -E "MemTotal|Slab|SUnreclaim" /proc/meminfo
 run smbdirect_churn_live_kunit churn_n=1000
 grep -E "Slab|SUnreclaim" /proc/meminfo
@@ -32,6 +44,10 @@ for round in 1 2 3; do
 	run smbdirect_fault_live_kunit
 done
 run smbdirect_transport_live_kunit
+grep -E "Slab|SUnreclaim" /proc/meminfo
+grep "connections\|sends_reclaimed" /sys/kernel/debug/smbdirect/stats
+script smbd_checked_data MSG_MIB=256 RXE_RDMA_MIB=512 SIW_RDMA_MIB=4608
+script smbd_removal_rw REMOVALS=100
 grep -E "Slab|SUnreclaim" /proc/meminfo
 grep "connections\|sends_reclaimed" /sys/kernel/debug/smbdirect/stats
 exit $rc

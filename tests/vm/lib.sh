@@ -56,6 +56,32 @@ addr_ready() {
 		ip route get "$2" >/dev/null 2>&1
 }
 
+# rdma_readd DEV: create rxe0 or siw0 again after `rdma link delete` and
+# wait until its port is up (rxe: and its GID) and smbdirect lists it as
+# usable.
+rdma_readd() {
+	case "$1" in
+	"$RXE_DEV")
+		rdma link add "$RXE_DEV" type rxe netdev "$RXE_NETDEV" || return 1
+		wait_for "$DEV_WAIT_S" port_active "$RXE_DEV" || return 1
+		wait_for "$DEV_WAIT_S" rxe_gid_ready "$RXE_DEV" "$RXE_ADDR" || return 1
+		;;
+	"$SIW_DEV")
+		rdma link add "$SIW_DEV" type siw netdev "$SIW_NETDEV" || return 1
+		wait_for "$DEV_WAIT_S" port_active "$SIW_DEV" || return 1
+		;;
+	*)
+		return 1
+		;;
+	esac
+	wait_for 10 smbd_dev_usable "$1"
+}
+
+smbd_dev_usable() {
+	grep "^$1 " /sys/kernel/debug/smbdirect/devices | grep "port1=ACTIVE" |
+		grep -q "verdict=usable"
+}
+
 # Linux's own cifs and ksmbd. Ours (built with shim/, depending on
 # smbdirect) are installed under updates/, so `modprobe cifs` and
 # `modprobe ksmbd` load them; the kernel's own stay in kernel/fs/smb and

@@ -27,25 +27,6 @@ cmd() {
 	echo "$*" >"$C" || { cat "$R"; fail "'$*' refused"; }
 }
 
-devices_lists() {
-	grep "^$1 " "$D/devices" | grep "port1=ACTIVE" | grep -q "verdict=usable"
-}
-
-readd() { # readd DEV: create DEV again and wait until it is usable
-	case "$1" in
-	"$RXE_DEV")
-		rdma link add "$RXE_DEV" type rxe netdev "$RXE_NETDEV" || return 1
-		wait_for "$DEV_WAIT_S" port_active "$RXE_DEV" || return 1
-		wait_for "$DEV_WAIT_S" rxe_gid_ready "$RXE_DEV" "$RXE_ADDR" || return 1
-		;;
-	*)
-		rdma link add "$SIW_DEV" type siw netdev "$SIW_NETDEV" || return 1
-		wait_for "$DEV_WAIT_S" port_active "$SIW_DEV" || return 1
-		;;
-	esac
-	wait_for 10 devices_lists "$1"
-}
-
 both_lost() {
 	[ "$(grep -c '^client .* error=-19$' "$S")" -eq 2 ]
 }
@@ -70,7 +51,7 @@ check_device() { # check_device DEV ADDR
 	cmd unlisten all
 	wait_for 10 sh -c "[ ! -s $D/connections ]" || fail "$dev: connections left"
 
-	readd "$dev" || fail "$dev: could not be added again"
+	rdma_readd "$dev" || fail "$dev: could not be added again"
 	cmd listen echo "$addr"
 	cmd run "$addr" count=10 size=3000 verify=1
 	grep -q "verified 10 echoes, 0 mismatched" "$R" || fail "$dev: no echo after re-adding"

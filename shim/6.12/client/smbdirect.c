@@ -21,7 +21,10 @@
  *    socket, so cifs's receive loop gets to check the server's state.
  *  - smbd_send() sends the requests of one call, a compound, as one SMB
  *    Direct message (smbdx_sendv()): each request's kvec array, then its
- *    data iterator.
+ *    data iterator. A send that cannot go out within SMBD_SEND_TIMEOUT
+ *    (the server grants no send credits) disconnects and fails with
+ *    -EAGAIN, as a stuck send on cifs's TCP socket does, so that cifs
+ *    reconnects instead of waiting with its server lock held.
  *  - smbd_register_mr() registers a READ's buffer for the server's RDMA
  *    Write (cifs passes writing=true) and a WRITE's for its RDMA Read, as
  *    one descriptor (SMBDX_REG_ONE_DESC). smbd_deregister_mr() ends it;
@@ -50,6 +53,7 @@
 
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/timer.h>
 #include <linux/uio.h>
 #include <linux/seq_file.h>
 #include <smbdirect/smbdirect.h>
@@ -69,6 +73,13 @@ MODULE_IMPORT_NS(SMBDX_NS);
 
 /* Longest wait for a message in smbd_recv(), like cifs's TCP socket. */
 #define SMBD_RECV_TIMEOUT	(7 * HZ)
+
+/*
+ * Longest wait in smbd_send() for send credits, like a send on cifs's TCP
+ * socket, which gives up after about 15 s ("sends on sock ... stuck for 15
+ * seconds").
+ */
+#define SMBD_SEND_TIMEOUT	(15 * HZ)
 
 /* Length field of the stream form of a message. */
 #define SMBD_RFC1002_LEN	4
@@ -332,6 +343,21 @@ int smbd_recv(struct smbd_connection *info, struct msghdr *msg)
 	return done;
 }
 
+/* smbd_send()'s watchdog: disconnects a send stuck for SMBD_SEND_TIMEOUT. */
+struct smbd_send_watch {
+	struct timer_list timer;
+	struct smbdx_conn *conn;
+	bool fired;
+};
+
+static void smbd_send_stuck(struct timer_list *t)
+{
+	struct smbd_send_watch *w = from_timer(w, t, timer);
+
+	WRITE_ONCE(w->fired, true);
+	smbdx_disconnect(w->conn);
+}
+
 /**
  * smbd_send() - send one call's requests as one SMB Direct message
  * @server: the cifs server
@@ -340,17 +366,20 @@ int smbd_recv(struct smbd_connection *info, struct msghdr *msg)
  *
  * The requests' iterators are not consumed.
  *
- * Context: process, may sleep; cifs's server lock is held.
+ * Context: process, may sleep (SMBD_SEND_TIMEOUT at most); cifs's server
+ * lock is held.
  *
  * Return: 0 once the message is posted; -EAGAIN if the connection is
- * lost (cifs reconnects); -EINVAL if the message is longer than the
- * server accepts; -ENOMEM or -EFAULT.
+ * lost, or was ended because the message could not be posted within
+ * SMBD_SEND_TIMEOUT (cifs reconnects); -EINVAL if the message is longer
+ * than the server accepts; -ENOMEM or -EFAULT.
  */
 int smbd_send(struct TCP_Server_Info *server, int num_rqst,
 	      struct smb_rqst *rqst)
 {
 	struct smbd_connection *info = server->smbd_conn;
 	struct iov_iter iters[2 * MAX_COMPOUND];
+	struct smbd_send_watch w;
 	unsigned int n = 0;
 	size_t klen;
 	int i, j, rc;
@@ -368,7 +397,18 @@ int smbd_send(struct TCP_Server_Info *server, int num_rqst,
 		if (iov_iter_count(&rqst[i].rq_iter))
 			iters[n++] = rqst[i].rq_iter;
 	}
+	w.conn = info->conn;
+	w.fired = false;
+	timer_setup_on_stack(&w.timer, smbd_send_stuck, 0);
+	mod_timer(&w.timer, jiffies + SMBD_SEND_TIMEOUT);
 	rc = smbdx_sendv(info->conn, iters, n, 0, 0);
+	timer_delete_sync(&w.timer);
+	destroy_timer_on_stack(&w.timer);
+	if (READ_ONCE(w.fired) && rc) {
+		cifs_server_dbg(VFS, "SMB Direct send stuck for %d seconds (no send credits), disconnecting\n",
+				SMBD_SEND_TIMEOUT / HZ);
+		return -EAGAIN;
+	}
 	switch (rc) {
 	case 0:
 		return 0;
@@ -377,11 +417,11 @@ int smbd_send(struct TCP_Server_Info *server, int num_rqst,
 		return 0;
 	case -EMSGSIZE:
 		return -EINVAL;
-	case -ENOMEM:
-	case -EFAULT:
-		return rc;
 	}
-	return smbdx_conn_error(info->conn) ? -EAGAIN : rc;
+	/* A lost connection, whatever the error said (a failed post: -ENOMEM). */
+	if (smbdx_conn_error(info->conn))
+		return -EAGAIN;
+	return rc;
 }
 
 /**

@@ -12,6 +12,7 @@
  * kept stable for external test tools and the benchmark):
  *
  *   listen echo|sink ADDR [PORT] [OPTION=VALUE...]
+ *   listen raw ADDR PORT [grant=N]
  *   unlisten ADDR [PORT] | unlisten all
  *   open NAME ADDR [PORT] [OPTION=VALUE...]
  *   send NAME count=N size=N [verify=0|1]
@@ -281,6 +282,7 @@ static int svc_status_show(struct seq_file *m, void *unused)
 		}
 		spin_unlock_bh(&svc_lock);
 	}
+	svc_raw_show(m);
 	list_for_each_entry(cl, &svc_clients, list)
 		seq_printf(m, "client %s conn=%u peer=%pISpc sent=%lld received=%lld verified=%lld mismatched=%lld error=%d\n",
 			   cl->name, smbdx_conn_id(cl->conn), &cl->addr,
@@ -310,6 +312,7 @@ static void __exit svc_exit(void)
 {
 	debugfs_remove_recursive(svc_dir);
 	svc_stop_all();
+	svc_raw_stop_all();
 	kfree(svc_result);
 }
 

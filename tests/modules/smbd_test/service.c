@@ -222,7 +222,8 @@ void svc_print_info(struct smbdx_conn *conn)
 }
 
 /**
- * svc_listen() - the listen command: listen echo|sink ADDR [PORT] [OPTIONS]
+ * svc_listen() - the listen command: listen echo|sink ADDR [PORT] [OPTIONS],
+ * or listen raw ADDR PORT [grant=N] (raw.c)
  * @argc: number of arguments
  * @argv: the arguments after "listen"
  *
@@ -239,6 +240,8 @@ int svc_listen(int argc, char **argv)
 
 	if (argc < 2)
 		return -EINVAL;
+	if (!strcmp(argv[0], "raw"))
+		return svc_raw_listen(argc - 1, argv + 1);
 	if (!strcmp(argv[0], "echo"))
 		mode = SMBDX_TEST_ECHO;
 	else if (!strcmp(argv[0], "sink"))
@@ -328,6 +331,7 @@ int svc_unlisten(int argc, char **argv)
 		svc_listener_free(tl);
 		n++;
 	}
+	n += svc_raw_unlisten(strcmp(argv[0], "all") ? &ss : NULL, port);
 	svc_printf("stopped %d listener(s)\n", n);
 	return n ? 0 : -ENOENT;
 }

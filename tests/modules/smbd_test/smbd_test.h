@@ -7,6 +7,8 @@
  *   service.c  echo/sink listeners, named clients, their commands
  *   smb2.c     SMB2 interop: what server connections saw, negotiate
  *   bench.c    ping and stream (the benchmark's commands)
+ *   raw.c      raw listeners: bare RDMA CM, a silent or broken SMB Direct
+ *              server for the client's tests
  *
  * Locking (the whole module): svc_mutex serialises commands, the status
  * file and the reaper; commands may sleep for as long as a run takes.
@@ -137,5 +139,11 @@ int svc_negotiate(int argc, char **argv);
 
 /* bench.c */
 int svc_bench_command(int argc, char **argv);
+
+/* raw.c */
+int svc_raw_listen(int argc, char **argv);
+int svc_raw_unlisten(const struct sockaddr_storage *ss, u16 port);
+void svc_raw_show(struct seq_file *m);
+void svc_raw_stop_all(void);
 
 #endif /* SMBD_TEST_H */

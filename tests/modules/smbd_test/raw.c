@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smbd_test.ko, the raw listener: a bare RDMA CM listener, not smbdirect's,
+ * that plays a broken SMB Direct server for the client's tests
+ * (tests/vm/smb_shim_badpeer.sh):
+ *
+ *   listen raw ADDR PORT [grant=N]
+ *
+ * It accepts every connection request and keeps one receive posted, so
+ * the client's Sends complete. Without grant= it never sends anything: a
+ * server that accepted the RDMA connection but never negotiates. With
+ * grant=N it answers the first message (the Negotiate Request) with an
+ * otherwise valid Negotiate Response that grants N send credits (0 is a
+ * protocol error, [MS-SMBD] 3.1.5.2 and 3.2.5.2), and is silent after
+ * that: it never grants more credits and never answers a data message.
+ *
+ * Locking: commands run with svc_mutex held, which guards svc_raw_listeners
+ * and the lifetime of everything on it. The RDMA CM calls the event
+ * handler from its own work items, and rdma_destroy_id() waits for a
+ * running handler, so the handler never takes svc_mutex: it only adds
+ * connections to its listener's list (under svc_lock), counts (atomics)
+ * and, when a device goes away, queues the reaper, which destroys that
+ * listener with svc_mutex held. Completions (softirq) touch only their
+ * connection's buffer, QP and counters.
+ */
+
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/workqueue.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
+#include <smbdirect/pdu.h>
+
+#include "smbd_test.h"
+
+#define SVC_RAW_BUF	4096	/* each of the receive and send halves */
+#define SVC_RAW_SILENT	(-1)
+
+struct svc_raw_listener;
+
+/* What the CM handler's context points to: a listener or a connection. */
+struct svc_raw_ep {
+	bool listener;
+};
+
+struct svc_raw_conn {
+	struct svc_raw_ep ep;
+	struct list_head list;		/* under svc_lock */
+	struct svc_raw_listener *rl;
+	struct rdma_cm_id *id;
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+	bool qp;
+	bool answered;			/* the Negotiate Response was sent */
+	void *buf;			/* receive half, then send half */
+	u64 dma;
+	struct ib_device *dma_dev;
+	struct ib_cqe recv_cqe;
+	struct ib_cqe send_cqe;
+};
+
+struct svc_raw_listener {
+	struct svc_raw_ep ep;
+	struct list_head list;		/* svc_raw_listeners, under svc_mutex */
+	struct rdma_cm_id *id;
+	struct sockaddr_storage addr;
+	u16 port;
+	int grant;			/* SVC_RAW_SILENT: never answer */
+	bool removed;			/* its device went away */
+	struct list_head conns;		/* under svc_lock */
+	atomic64_t accepted;
+	atomic64_t received;		/* messages received */
+	atomic64_t answered;		/* Negotiate Responses sent */
+	atomic64_t disconnected;
+};
+
+static LIST_HEAD(svc_raw_listeners);
+static void svc_raw_reaper_fn(struct work_struct *w);
+static DECLARE_WORK(svc_raw_reaper, svc_raw_reaper_fn);
+
+static int svc_raw_post_recv(struct svc_raw_conn *c)
+{
+	struct ib_sge sge = {
+		.addr = c->dma,
+		.length = SVC_RAW_BUF,
+		.lkey = c->pd->local_dma_lkey,
+	};
+	struct ib_recv_wr wr = {
+		.wr_cqe = &c->recv_cqe,
+		.sg_list = &sge,
+		.num_sge = 1,
+	};
+
+	ib_dma_sync_single_for_device(c->dma_dev, c->dma, SVC_RAW_BUF,
+				      DMA_FROM_DEVICE);
+	return ib_post_recv(c->id->qp, &wr, NULL);
+}
+
+/* The Negotiate Response to @req, granting @grant credits. */
+static int svc_raw_answer(struct svc_raw_conn *c,
+			  const struct smbdx_negotiate_req *req, u16 grant)
+{
+	struct smbdx_negotiate_resp *r = c->buf + SVC_RAW_BUF;
+	struct ib_sge sge = {
+		.addr = c->dma + SVC_RAW_BUF,
+		.length = sizeof(*r),
+		.lkey = c->pd->local_dma_lkey,
+	};
+	struct ib_send_wr wr = {
+		.wr_cqe = &c->send_cqe,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = IB_WR_SEND,
+		.send_flags = IB_SEND_SIGNALED,
+	};
+
+	memset(r, 0, sizeof(*r));
+	r->min_version = cpu_to_le16(SMBDX_VERSION_1_0);
+	r->max_version = cpu_to_le16(SMBDX_VERSION_1_0);
+	r->negotiated_version = cpu_to_le16(SMBDX_VERSION_1_0);
+	r->credits_requested = cpu_to_le16(255);
+	r->credits_granted = cpu_to_le16(grant);
+	r->max_read_write_size = cpu_to_le32(1048576);
+	r->preferred_send_size =
+		cpu_to_le32(min_t(u32, le32_to_cpu(req->max_receive_size), 1364));
+	r->max_receive_size = cpu_to_le32(1364);
+	r->max_fragmented_size = cpu_to_le32(131072);
+	ib_dma_sync_single_for_device(c->dma_dev, c->dma + SVC_RAW_BUF,
+				      sizeof(*r), DMA_TO_DEVICE);
+	return ib_post_send(c->id->qp, &wr, NULL);
+}
+
+static void svc_raw_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+}
+
+/* A message arrived: answer the first if asked to, post the receive again. */
+static void svc_raw_recv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct svc_raw_conn *c = container_of(wc->wr_cqe, struct svc_raw_conn,
+					      recv_cqe);
+	struct smbdx_negotiate_req req;
+
+	if (wc->status != IB_WC_SUCCESS)
+		return;
+	atomic64_inc(&c->rl->received);
+	ib_dma_sync_single_for_cpu(c->dma_dev, c->dma, SVC_RAW_BUF,
+				   DMA_FROM_DEVICE);
+	if (!c->answered && c->rl->grant != SVC_RAW_SILENT &&
+	    wc->byte_len >= sizeof(req)) {
+		memcpy(&req, c->buf, sizeof(req));
+		c->answered = true;
+		if (!svc_raw_answer(c, &req, c->rl->grant))
+			atomic64_inc(&c->rl->answered);
+	}
+	svc_raw_post_recv(c);
+}
+
+/* Release a connection's verbs resources and its CM id. */
+static void svc_raw_conn_free(struct svc_raw_conn *c)
+{
+	if (c->qp) {
+		rdma_disconnect(c->id);
+		ib_drain_qp(c->id->qp);
+		rdma_destroy_qp(c->id);
+	}
+	if (c->cq)
+		ib_free_cq(c->cq);
+	if (c->dma_dev)
+		ib_dma_unmap_single(c->dma_dev, c->dma, 2 * SVC_RAW_BUF,
+				    DMA_BIDIRECTIONAL);
+	if (c->pd)
+		ib_dealloc_pd(c->pd);
+	if (c->id)
+		rdma_destroy_id(c->id);
+	kfree(c->buf);
+	kfree(c);
+}
+
+/* PD, buffer, CQ and QP on @c->id's device, one receive posted. */
+static int svc_raw_setup(struct svc_raw_conn *c)
+{
+	struct ib_device *dev = c->id->device;
+	struct ib_qp_init_attr qpa = {};
+	int rc;
+
+	c->pd = ib_alloc_pd(dev, 0);
+	if (IS_ERR(c->pd)) {
+		rc = PTR_ERR(c->pd);
+		c->pd = NULL;
+		return rc;
+	}
+	c->buf = kzalloc(2 * SVC_RAW_BUF, GFP_KERNEL);
+	if (!c->buf)
+		return -ENOMEM;
+	c->dma = ib_dma_map_single(dev, c->buf, 2 * SVC_RAW_BUF,
+				   DMA_BIDIRECTIONAL);
+	if (ib_dma_mapping_error(dev, c->dma))
+		return -ENOMEM;
+	c->dma_dev = dev;
+	c->cq = ib_alloc_cq(dev, c, 8, 0, IB_POLL_SOFTIRQ);
+	if (IS_ERR(c->cq)) {
+		rc = PTR_ERR(c->cq);
+		c->cq = NULL;
+		return rc;
+	}
+	qpa.send_cq = c->cq;
+	qpa.recv_cq = c->cq;
+	qpa.cap.max_send_wr = 4;
+	qpa.cap.max_recv_wr = 4;
+	qpa.cap.max_send_sge = 1;
+	qpa.cap.max_recv_sge = 1;
+	qpa.sq_sig_type = IB_SIGNAL_REQ_WR;
+	qpa.qp_type = IB_QPT_RC;
+	rc = rdma_create_qp(c->id, c->pd, &qpa);
+	if (rc)
+		return rc;
+	c->qp = true;
+	c->recv_cqe.done = svc_raw_recv_done;
+	c->send_cqe.done = svc_raw_send_done;
+	return svc_raw_post_recv(c);
+}
+
+/* A connection request on @rl: accept it (non-zero: the CM rejects). */
+static int svc_raw_accept(struct svc_raw_listener *rl, struct rdma_cm_id *id)
+{
+	struct rdma_conn_param cp = {
+		.responder_resources = 1,
+		.initiator_depth = 1,
+		.rnr_retry_count = 6,
+	};
+	struct svc_raw_conn *c;
+	int rc;
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	c->rl = rl;
+	c->id = id;
+	id->context = &c->ep;
+	rc = svc_raw_setup(c);
+	if (!rc)
+		rc = rdma_accept(id, &cp);
+	if (rc) {
+		/* The CM destroys @id when we return non-zero. */
+		c->id = NULL;
+		if (c->qp)
+			rdma_destroy_qp(id);
+		c->qp = false;
+		svc_raw_conn_free(c);
+		return rc;
+	}
+	spin_lock_bh(&svc_lock);
+	list_add_tail(&c->list, &rl->conns);
+	spin_unlock_bh(&svc_lock);
+	atomic64_inc(&rl->accepted);
+	return 0;
+}
+
+static int svc_raw_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
+{
+	struct svc_raw_ep *ep = id->context;
+	struct svc_raw_listener *rl;
+
+	if (ep->listener)
+		rl = container_of(ep, struct svc_raw_listener, ep);
+	else
+		rl = container_of(ep, struct svc_raw_conn, ep)->rl;
+	switch (ev->event) {
+	case RDMA_CM_EVENT_CONNECT_REQUEST:
+		return svc_raw_accept(rl, id);
+	case RDMA_CM_EVENT_DISCONNECTED:
+		atomic64_inc(&rl->disconnected);
+		break;
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		/* The device waits for rdma_destroy_id(): the reaper's. */
+		WRITE_ONCE(rl->removed, true);
+		queue_work(system_wq, &svc_raw_reaper);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+static void svc_raw_free(struct svc_raw_listener *rl)
+{
+	struct svc_raw_conn *c;
+
+	lockdep_assert_held(&svc_mutex);
+	list_del(&rl->list);
+	/* No new connection once the listening id is gone. */
+	rdma_destroy_id(rl->id);
+	for (;;) {
+		spin_lock_bh(&svc_lock);
+		c = list_first_entry_or_null(&rl->conns, struct svc_raw_conn,
+					     list);
+		if (c)
+			list_del(&c->list);
+		spin_unlock_bh(&svc_lock);
+		if (!c)
+			break;
+		svc_raw_conn_free(c);
+	}
+	kfree(rl);
+}
+
+static void svc_raw_reaper_fn(struct work_struct *w)
+{
+	struct svc_raw_listener *rl, *tmp;
+
+	mutex_lock(&svc_mutex);
+	list_for_each_entry_safe(rl, tmp, &svc_raw_listeners, list)
+		if (READ_ONCE(rl->removed))
+			svc_raw_free(rl);
+	mutex_unlock(&svc_mutex);
+}
+
+/**
+ * svc_raw_listen() - listen raw ADDR PORT [grant=N]
+ * @argc: number of arguments
+ * @argv: the arguments after "listen raw"
+ *
+ * Context: process context, with svc_mutex held.
+ * Return: 0, or a negative errno (and an error line in the result).
+ */
+int svc_raw_listen(int argc, char **argv)
+{
+	struct svc_raw_listener *rl;
+	struct rdma_cm_id *id;
+	int grant = SVC_RAW_SILENT;
+	u16 port;
+	u32 v;
+	int rc;
+
+	if (argc < 2 || argc > 3 || kstrtou16(argv[1], 0, &port) || !port) {
+		svc_printf("error: listen raw ADDR PORT [grant=N]\n");
+		return -EINVAL;
+	}
+	if (argc == 3) {
+		if (strncmp(argv[2], "grant=", 6) ||
+		    kstrtou32(argv[2] + 6, 0, &v) || v > U16_MAX) {
+			svc_printf("error: cannot parse '%s'\n", argv[2]);
+			return -EINVAL;
+		}
+		grant = v;
+	}
+	rl = kzalloc(sizeof(*rl), GFP_KERNEL);
+	if (!rl)
+		return -ENOMEM;
+	rc = svc_parse_addr(argv[0], argv[1], &rl->addr);
+	if (rc) {
+		kfree(rl);
+		svc_printf("error: cannot parse '%s'\n", argv[0]);
+		return rc;
+	}
+	rl->ep.listener = true;
+	rl->port = port;
+	rl->grant = grant;
+	INIT_LIST_HEAD(&rl->conns);
+	id = rdma_create_id(&init_net, svc_raw_handler, &rl->ep, RDMA_PS_TCP,
+			    IB_QPT_RC);
+	if (IS_ERR(id)) {
+		kfree(rl);
+		return PTR_ERR(id);
+	}
+	rl->id = id;
+	rc = rdma_bind_addr(id, (struct sockaddr *)&rl->addr);
+	if (!rc)
+		rc = rdma_listen(id, 8);
+	if (rc) {
+		rdma_destroy_id(id);
+		svc_printf("error: raw listen on %pISpc: %d\n", &rl->addr, rc);
+		kfree(rl);
+		return rc;
+	}
+	list_add_tail(&rl->list, &svc_raw_listeners);
+	if (grant == SVC_RAW_SILENT)
+		svc_printf("listening (raw, silent) on %pISc port %u\n",
+			   &rl->addr, port);
+	else
+		svc_printf("listening (raw, granting %d) on %pISc port %u\n",
+			   grant, &rl->addr, port);
+	return 0;
+}
+
+/**
+ * svc_raw_unlisten() - stop raw listeners
+ * @ss: their address, or NULL for all
+ * @port: their port, 0 for any
+ *
+ * Context: process context, with svc_mutex held.
+ * Return: how many were stopped.
+ */
+int svc_raw_unlisten(const struct sockaddr_storage *ss, u16 port)
+{
+	struct svc_raw_listener *rl, *tmp;
+	int n = 0;
+
+	list_for_each_entry_safe(rl, tmp, &svc_raw_listeners, list) {
+		if (ss && (!svc_addr_eq(&rl->addr, ss, false) ||
+			   (port && port != rl->port)))
+			continue;
+		svc_raw_free(rl);
+		n++;
+	}
+	return n;
+}
+
+/**
+ * svc_raw_show() - the raw listeners' lines of the status file
+ * @m: the status file
+ *
+ * Context: process context, with svc_mutex held.
+ */
+void svc_raw_show(struct seq_file *m)
+{
+	struct svc_raw_listener *rl;
+
+	list_for_each_entry(rl, &svc_raw_listeners, list) {
+		seq_printf(m, "listener raw %pISc port=%u accepted=%lld received=%lld answered=%lld disconnected=%lld",
+			   &rl->addr, rl->port,
+			   (long long)atomic64_read(&rl->accepted),
+			   (long long)atomic64_read(&rl->received),
+			   (long long)atomic64_read(&rl->answered),
+			   (long long)atomic64_read(&rl->disconnected));
+		if (rl->grant == SVC_RAW_SILENT)
+			seq_puts(m, " grant=none\n");
+		else
+			seq_printf(m, " grant=%d\n", rl->grant);
+	}
+}
+
+/**
+ * svc_raw_stop_all() - stop every raw listener, then the reaper
+ *
+ * Context: process context; takes svc_mutex.
+ */
+void svc_raw_stop_all(void)
+{
+	mutex_lock(&svc_mutex);
+	svc_raw_unlisten(NULL, 0);
+	mutex_unlock(&svc_mutex);
+	cancel_work_sync(&svc_raw_reaper);
+}
