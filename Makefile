@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # smbdirect.ko and sqos.ko, out of tree, our builds of Linux's cifs.ko and
-# ksmbd.ko over smbdirect.ko, and the admin command smbdctl.
+# ksmbd.ko over smbdirect.ko, and the admin commands smbdctl and sqos-ctl.
 #
 # Using it:
 #   make                              build the modules against the running kernel
@@ -65,6 +65,7 @@ modules:
 
 tools:
 	+$(MAKE) -C tools/smbdctl
+	+$(MAKE) -C tools/sqos-ctl
 
 # Our cifs.ko and ksmbd.ko, as SMB= asks.
 smb: modules
@@ -118,5 +119,6 @@ checkpatch:
 clean:
 	rm -rf out
 	+[ ! -d tools/smbdctl ] || $(MAKE) -C tools/smbdctl clean
+	+[ ! -d tools/sqos-ctl ] || $(MAKE) -C tools/sqos-ctl clean
 	find . \( -name '*.o' -o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' \
 		-o -name '.*.cmd' -o -name '*.order' -o -name Module.symvers \) -delete

@@ -62,6 +62,7 @@ main() {
 lib/modules/$krel/updates/smbdirect/qos/sqos.ko.xz
 lib/modules/$krel/updates/smbdirect/smbdirect/smbdirect.ko.xz
 usr/local/sbin/smbdctl
+usr/local/sbin/sqos-ctl
 usr/local/share/man/man8/smbdctl.8
 EOF
 	xz -dc "$root/lib/modules/$krel/updates/smbdirect/smbdirect/smbdirect.ko.xz" \
