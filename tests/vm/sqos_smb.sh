@@ -1,0 +1,251 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# MS-SQOS end to end: our cifs mounts our ksmbd's share over SMB Direct
+# (rxe, then siw), a policy of 100 normalised IOPS is set through configfs,
+# and sqos-ctl (tools/sqos-ctl) tags its own handle with a logical flow.
+#
+#  1. Answers as seen by the tool over the mount: flow + policy + GET_STATUS
+#     is STATUS_SUCCESS with status Ok and MaximumIoRate 100; an unknown
+#     PolicyID gives status UnknownPolicyId; ProtocolVersion 0x0200 gives
+#     STATUS_REVISION_MISMATCH; an InitiatorNameOffset inside the fixed
+#     part gives STATUS_INVALID_PARAMETER; SET_POLICY on an open with no
+#     flow gives STATUS_NOT_FOUND.
+#  2. Rates, SQOS_SECS (20) seconds each, O_DIRECT reads at depth 8 on the
+#     tagged handle: 8 KiB reads run at 100 IOPS +-15% while an untagged
+#     handle of the same mount, at the same time, runs at least 5 times
+#     faster; 64 KiB reads count 8 units each (12.5 IOPS +-15%); the limit
+#     holds with only the server throttling (cifs.sqos_throttle=N, the
+#     server's flow must show delayed I/O) and with only the client
+#     throttling (configfs enforce=0, the server delays nothing).
+#  3. Lifetime: with every handle closed the server has no flow and no
+#     open; after the unmount cifs and ksmbd unload and leave no reference
+#     on sqos.ko; the policy directory goes with rmdir.
+#  4. Stock cifs (Linux's own, no CIFS_IOC_SQOS_CONTROL) against our ksmbd:
+#     the tool falls back to the FSCTL pass-through and gets the same
+#     answers (NTSTATUS as cifs maps it to an errno).
+# Exit 0 = pass.
+. "$(dirname "$0")/lib.sh"
+
+D=/sys/kernel/debug/smbdirect
+Q=/sys/kernel/debug/sqos
+C=/sys/kernel/config/sqos
+K=/tmp/sqos-smb
+MNT=/tmp/sqos-smb-mnt
+LOG=/tmp/sqos-smb.log
+USER=sqos
+PASS=sqos-pass
+POLICY=5c0e9a3e-1d2b-4f6a-8c11-0a0b0c0d0e01
+UNKNOWN=5c0e9a3e-1d2b-4f6a-8c11-0a0b0c0d0eff
+FLOW=5c0e9a3e-1d2b-4f6a-8c11-0a0b0c0d0e02
+FLOW2=5c0e9a3e-1d2b-4f6a-8c11-0a0b0c0d0e03
+SECS=${SQOS_SECS:-20}
+CTL=$(command -v sqos-ctl)
+THROTTLE=/sys/module/cifs/parameters/sqos_throttle
+
+cleanup() {
+	umount "$MNT" 2>/dev/null
+	ksmbd.control -s >/dev/null 2>&1
+	wait_for 30 sh -c '! pidof ksmbd.mountd'
+	rmmod cifs 2>/dev/null
+	wait_for 30 rmmod ksmbd 2>/dev/null
+	rmdir "$C/policies/$POLICY" 2>/dev/null
+	echo 1 >"$C/enforce" 2>/dev/null
+	rm -rf "$K"
+}
+
+fail() {
+	echo "FAIL: $*"
+	echo "--- last tool output"
+	cat "$LOG" 2>/dev/null
+	echo "--- sqos stats and flows"
+	cat "$Q/stats" "$Q/flows" 2>/dev/null
+	echo "--- kernel log (cifs, ksmbd, sqos)"
+	dmesg | grep -E 'CIFS|cifs|ksmbd|sqos' | tail -n 30
+	cleanup
+	exit 1
+}
+
+[ -n "$CTL" ] || fail "no sqos-ctl in PATH"
+[ -d "$Q" ] || modprobe sqos || fail "sqos not loaded"
+grep -q ' /sys/kernel/config configfs ' /proc/mounts ||
+	mount -t configfs none /sys/kernel/config || fail "cannot mount configfs"
+[ -d "$C/policies" ] || fail "no $C/policies"
+
+# ctl EXPECTED_RC ARGS...: run the tool, keep its output in $LOG
+ctl() {
+	_want=$1
+	shift
+	"$CTL" "$@" >"$LOG" 2>&1
+	_rc=$?
+	cat "$LOG"
+	[ "$_rc" -eq "$_want" ] || fail "sqos-ctl $* exited $_rc, want $_want"
+}
+
+has() { grep -q -- "$1" "$LOG" || fail "no '$1' in the output of sqos-ctl"; }
+
+# in_range VALUE LOW HIGH (decimals allowed)
+in_range() {
+	awk -v v="$1" -v l="$2" -v h="$3" 'BEGIN { exit !(v >= l && v <= h) }'
+}
+
+iops_of() { sed -n 's/^load: .* iops=\([0-9.]*\) .*/\1/p' "$1"; }
+
+# flow_field NAME: a counter of $FLOW in the server's debugfs
+flow_field() {
+	awk -v f="flow $FLOW" -v k="$1" '
+		$0 == f { on = 1; next }
+		/^flow / { on = 0 }
+		on { for (i = 1; i <= NF; i++) if (index($i, k "=") == 1) {
+			print substr($i, length(k) + 2); exit } }' "$Q/flows"
+}
+
+start_ksmbd() {
+	rm -rf "$K"
+	mkdir -p "$K/share" "$MNT" || fail "mkdir $K"
+	ksmbd.addshare -c "$K/ksmbd.conf" -a share -o "path = $K/share
+writeable = yes
+force user = root" >/dev/null || fail "ksmbd.addshare"
+	ksmbd.adduser -c "$K/ksmbd.conf" -i "$K/pwd.db" -a "$USER" -p "$PASS" \
+		>/dev/null 2>&1 || fail "ksmbd.adduser"
+	modprobe ksmbd || fail "modprobe ksmbd"
+	[ "$(smb_module ksmbd)" = ours ] || fail "ksmbd is $(smb_module ksmbd), not ours"
+	ksmbd.mountd -c "$K/ksmbd.conf" -u "$K/pwd.db" || fail "ksmbd.mountd"
+	wait_for 30 grep -q "addr=$RXE_ADDR:445 dev=$RXE_DEV " "$D/listeners" ||
+		fail "ksmbd does not listen on rxe"
+	wait_for 30 grep -q "addr=$SIW_ADDR:5445 dev=$SIW_DEV " "$D/listeners" ||
+		fail "ksmbd does not listen on siw"
+	# 64 MiB files for the loads, written on the server's side
+	dd if=/dev/zero of="$K/share/tagged" bs=1M count=64 2>/dev/null || fail "dd"
+	dd if=/dev/zero of="$K/share/free" bs=1M count=64 2>/dev/null || fail "dd"
+	: >"$K/share/ctl" || fail "touch"
+}
+
+do_mount() { # do_mount ADDR
+	for _i in 1 2 3 4 5 6 7 8 9 10; do
+		timeout -s KILL 180 mount.cifs "//$1/share" "$MNT" \
+			-o "rdma,vers=3.1.1,username=$USER,password=$PASS,cache=none" \
+			>"$LOG" 2>&1 && return 0
+		sleep 2
+	done
+	fail "mount //$1/share over RDMA"
+}
+
+# The answers of part 1; $1 = "" (our cifs: the handle) or -p
+answers() {
+	_p=$1
+	ctl 0 $_p "$MNT/ctl" flow "$FLOW" + policy "$POLICY" + status
+	has "ntstatus: 0x00000000 STATUS_SUCCESS"
+	has "status=0 (Ok) max_rate=100 min_rate=0 base_io_size=8192"
+	has "flow=$FLOW policy=$POLICY"
+	ctl 0 $_p "$MNT/ctl" flow "$FLOW2" + policy "$UNKNOWN" + status
+	has "status=2 (UnknownPolicyId) max_rate=0"
+	ctl 1 $_p "$MNT/ctl" version 0x0200 flow "$FLOW" + status
+	has "STATUS_REVISION_MISMATCH"
+	ctl 1 $_p "$MNT/ctl" name-offset 8 name initiator flow "$FLOW"
+	has "STATUS_INVALID_PARAMETER"
+	ctl 1 $_p "$MNT/ctl" policy "$POLICY"
+	has "STATUS_NOT_FOUND"
+}
+
+# rate_run BS LOW HIGH SERVER: a tagged load of SECS seconds in the
+# background; its IOPS must be in LOW..HIGH, and the server's count of
+# delayed I/Os (sampled 2 s in and 2 s before the end, while the flow
+# exists) must grow (SERVER=delays) or not (SERVER=idle).
+rate_run() {
+	"$CTL" "$MNT/tagged" flow "$FLOW" + policy "$POLICY" + status \
+		load read "$SECS" "$1" 8 status >"$LOG" 2>&1 &
+	_t=$!
+	sleep 2
+	_d0=$(flow_field delayed)
+	sleep $((SECS - 4))
+	_d1=$(flow_field delayed)
+	wait "$_t" || fail "tagged load failed"
+	cat "$LOG"
+	has "status=0 (Ok) max_rate=100"
+	has "handle: tracked=1"
+	[ -n "$_d0" ] && [ -n "$_d1" ] || fail "no flow $FLOW on the server during the load"
+	case "$4" in
+	delays) [ "$_d1" -gt "$_d0" ] || fail "the server delayed nothing ($_d0 -> $_d1)" ;;
+	idle) [ "$_d1" -eq "$_d0" ] || fail "the server delayed I/O with enforce=0 ($_d0 -> $_d1)" ;;
+	esac
+	_r=$(iops_of "$LOG")
+	say "tagged ${1}-byte reads ($4 on the server): $_r IOPS (want $2..$3)"
+	in_range "$_r" "$2" "$3" || fail "tagged ${1}-byte reads at $_r IOPS, not $2..$3"
+}
+
+device() { # device ADDR DEV
+	say "$2: our cifs, our ksmbd"
+	do_mount "$1"
+	grep -q "role=active state=ESTABLISHED dev=$2 " /proc/fs/cifs/DebugData ||
+		fail "the mount is not on $2"
+	answers ""
+	# A PROBE_POLICY on an associated handle leaves it in its flow.
+	ctl 0 "$MNT/ctl" flow "$FLOW" + probe "$POLICY" + status
+	has "handle: tracked=1 throttled=1"
+
+	# 2. Tagged and untagged side by side
+	"$CTL" "$MNT/free" load read "$SECS" 8192 8 >/tmp/sqos-free.log 2>&1 &
+	_free=$!
+	rate_run 8192 85 115 any
+	wait "$_free" || { cat /tmp/sqos-free.log; fail "untagged load failed"; }
+	cat /tmp/sqos-free.log
+	_f=$(iops_of /tmp/sqos-free.log)
+	say "untagged 8192-byte reads at the same time: $_f IOPS"
+	in_range "$_f" "$(awk -v r="$_r" 'BEGIN { print 5 * r }')" 1e9 ||
+		fail "the untagged handle ($_f IOPS) is not 5 times faster than the tagged one ($_r)"
+
+	rate_run 65536 10.6 14.4 any
+
+	# Only the server throttles
+	echo N >"$THROTTLE" || fail "cannot turn cifs.sqos_throttle off"
+	rate_run 8192 85 115 delays
+	echo Y >"$THROTTLE"
+
+	# Only the client throttles
+	echo 0 >"$C/enforce" || fail "cannot turn enforce off"
+	rate_run 8192 85 115 idle
+	echo 1 >"$C/enforce"
+
+	# 3. Every handle closed: no flow, no open on the server
+	wait_for 10 grep -q '^enabled=1 flows=0 opens=0 ' "$Q/stats" ||
+		fail "flows or opens left with every handle closed"
+	umount "$MNT" || fail "umount"
+}
+
+start_ksmbd
+mkdir "$C/policies/$POLICY" || fail "mkdir policy"
+echo 100 >"$C/policies/$POLICY/max_iops" || fail "max_iops"
+modprobe cifs || fail "modprobe cifs"
+[ "$(smb_module cifs)" = ours ] || fail "cifs is $(smb_module cifs), not ours"
+[ -e "$THROTTLE" ] || fail "our cifs has no sqos_throttle parameter"
+
+device "$RXE_ADDR" "$RXE_DEV"
+device "$SIW_ADDR" "$SIW_DEV"
+
+# 3. cifs gone: no reference of it on sqos.ko
+rmmod cifs || fail "rmmod cifs"
+
+# 4. Stock cifs through the pass-through, against our ksmbd
+load_stock cifs || fail "loading the stock cifs"
+[ "$(smb_module cifs)" = stock ] || fail "cifs is $(smb_module cifs), not stock"
+say "rxe: stock cifs, our ksmbd"
+do_mount "$RXE_ADDR"
+ctl 0 "$MNT/ctl" flow "$FLOW" + policy "$POLICY" + status
+has "via=passthrough"
+answers -p
+umount "$MNT" || fail "umount (stock cifs)"
+rmmod cifs || fail "rmmod stock cifs"
+wait_for 10 grep -q '^enabled=1 flows=0 opens=0 ' "$Q/stats" ||
+	fail "flows or opens left after the stock cifs"
+
+ksmbd.control -s >/dev/null 2>&1
+wait_for 30 sh -c '! pidof ksmbd.mountd'
+wait_for 30 rmmod ksmbd || fail "rmmod ksmbd"
+rmdir "$C/policies/$POLICY" || fail "rmdir policy"
+grep -q '^enabled=1 flows=0 opens=0 policies=0 ' "$Q/stats" ||
+	fail "something left: $(head -n 1 "$Q/stats")"
+[ "$(cat /sys/module/sqos/refcnt)" = 0 ] ||
+	fail "sqos.ko still has $(cat /sys/module/sqos/refcnt) references"
+cleanup
+echo "sqos_smb: pass"
