@@ -9,7 +9,8 @@
 #     is STATUS_SUCCESS with status Ok and MaximumIoRate 100; an unknown
 #     PolicyID gives status UnknownPolicyId; ProtocolVersion 0x0200 gives
 #     STATUS_REVISION_MISMATCH; an InitiatorNameOffset inside the fixed
-#     part gives STATUS_INVALID_PARAMETER; SET_POLICY on an open with no
+#     part (with SET_POLICY, which checks the names) gives
+#     STATUS_INVALID_PARAMETER; SET_POLICY on an open with no
 #     flow gives STATUS_NOT_FOUND.
 #  2. Rates, SQOS_SECS (20) seconds each, O_DIRECT reads at depth 8 on the
 #     tagged handle: 8 KiB reads run at 100 IOPS +-15% while an untagged
@@ -142,7 +143,7 @@ answers() {
 	has "status=2 (UnknownPolicyId) max_rate=0"
 	ctl 1 $_p "$MNT/ctl" version 0x0200 flow "$FLOW" + status
 	has "STATUS_REVISION_MISMATCH"
-	ctl 1 $_p "$MNT/ctl" name-offset 8 name initiator flow "$FLOW"
+	ctl 1 $_p "$MNT/ctl" name-offset 8 name initiator flow "$FLOW" + policy "$POLICY"
 	has "STATUS_INVALID_PARAMETER"
 	ctl 1 $_p "$MNT/ctl" policy "$POLICY"
 	has "STATUS_NOT_FOUND"
@@ -224,7 +225,7 @@ device "$RXE_ADDR" "$RXE_DEV"
 device "$SIW_ADDR" "$SIW_DEV"
 
 # 3. cifs gone: no reference of it on sqos.ko
-rmmod cifs || fail "rmmod cifs"
+wait_for 30 rmmod cifs || fail "rmmod cifs (in use after 30 s)"
 
 # 4. Stock cifs through the pass-through, against our ksmbd
 load_stock cifs || fail "loading the stock cifs"
@@ -235,7 +236,7 @@ ctl 0 "$MNT/ctl" flow "$FLOW" + policy "$POLICY" + status
 has "via=passthrough"
 answers -p
 umount "$MNT" || fail "umount (stock cifs)"
-rmmod cifs || fail "rmmod stock cifs"
+wait_for 30 rmmod cifs || fail "rmmod stock cifs (in use after 30 s)"
 wait_for 10 grep -q '^enabled=1 flows=0 opens=0 ' "$Q/stats" ||
 	fail "flows or opens left after the stock cifs"
 

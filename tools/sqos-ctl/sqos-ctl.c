@@ -19,7 +19,6 @@
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -38,6 +37,7 @@
 #define REQ_FIXED			112
 #define RSP_SIZE			88
 #define NAME_MAX_BYTES			0x200
+#define ARRAY_SIZE(a)			(sizeof(a) / sizeof((a)[0]))
 
 #define OPT_SET_FLOW	0x01
 #define OPT_SET_POLICY	0x02
@@ -54,7 +54,8 @@ struct smb_query_info {
 	uint32_t flags;
 	uint32_t input_buffer_length;
 	uint32_t output_buffer_length;
-} __attribute__((packed));
+};
+
 #define CIFS_QUERY_INFO	_IOWR(0xCF, 7, struct smb_query_info)
 
 struct request {
@@ -85,7 +86,7 @@ static const struct {
 	{ 0xC0000023, "STATUS_BUFFER_TOO_SMALL" },
 };
 
-static const char *flow_status_names[] = {
+static const char * const flow_status_names[] = {
 	"Ok", "InsufficientThroughput", "UnknownPolicyId", "(3)",
 	"ConfigurationMismatch", "NotAvailable",
 };
@@ -94,7 +95,7 @@ static bool opt_passthrough, opt_quiet;
 static int fd = -1;
 static const char *path;
 
-static void usage(void)
+static void help(void)
 {
 	fprintf(stderr,
 		"usage: sqos-ctl [-p] [-q] FILE STEP [STEP...]\n"
@@ -119,7 +120,7 @@ static const char *nt_name(uint32_t st)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(nt_names) / sizeof(nt_names[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(nt_names); i++)
 		if (nt_names[i].st == st)
 			return nt_names[i].name;
 	return "STATUS_(unknown)";
@@ -253,10 +254,10 @@ static void print_response(const uint8_t *o, uint32_t len)
 	st = get32(o + 60);
 	printf("response: version=0x%04x flow=%s policy=%s initiator=%s\n",
 	       o[0] | o[1] << 8, f, p, i);
-	printf("response: ttl_ms=%u status=%u (%s) max_rate=%" PRIu64
-	       " min_rate=%" PRIu64 " base_io_size=%u\n",
+	printf("response: ttl_ms=%u status=%u (%s) max_rate=%llu min_rate=%llu base_io_size=%u\n",
 	       get32(o + 56), st, st < 6 ? flow_status_names[st] : "(unknown)",
-	       get64(o + 64), get64(o + 72), get32(o + 80));
+	       (unsigned long long)get64(o + 64),
+	       (unsigned long long)get64(o + 72), get32(o + 80));
 }
 
 /* NTSTATUS the pass-through's errno stands for (cifs's smb2maperror.c) */
@@ -339,7 +340,8 @@ static int run_request(struct request *r)
 			return 2;
 		}
 		if (!opt_quiet)
-			printf("note: no CIFS_IOC_SQOS_CONTROL (stock cifs?): using the FSCTL pass-through\n");
+			printf("note: no CIFS_IOC_SQOS_CONTROL (stock cifs?): %s\n",
+			       "using the FSCTL pass-through");
 		opt_passthrough = true;
 	}
 	ret = send_passthrough(in, len, r->max_out, out, &out_len, &nt);
@@ -357,12 +359,12 @@ answered:
 		print_response(out, out_len);
 	if (!opt_passthrough && !opt_quiet) {
 		format_guid(c.flow_id, g);
-		printf("handle: tracked=%d throttled=%d bound=%d flow=%s max_rate=%" PRIu64
-		       " base_io_size=%u timer_ms=%d\n",
+		printf("handle: tracked=%d throttled=%d bound=%d flow=%s",
 		       !!(c.flags & CIFS_SQOS_TRACKED),
 		       !!(c.flags & CIFS_SQOS_THROTTLED),
-		       !!(c.flags & CIFS_SQOS_BOUND), g, (uint64_t)c.max_rate,
-		       c.base_io_size,
+		       !!(c.flags & CIFS_SQOS_BOUND), g);
+		printf(" max_rate=%llu base_io_size=%u timer_ms=%d\n",
+		       (unsigned long long)c.max_rate, c.base_io_size,
 		       c.timer_ms == CIFS_SQOS_TIMER_NEVER ? -1 : (int)c.timer_ms);
 	}
 	return nt ? 1 : 0;
@@ -456,8 +458,9 @@ static int run_load(bool write, double secs, size_t bs, int depth)
 	for (i = 0; i < depth; i++)
 		pthread_join(th[i], NULL);
 	t = now_s() - t0;
-	printf("load: %s bs=%zu depth=%d ios=%" PRIu64 " seconds=%.2f iops=%.1f MiB/s=%.2f\n",
-	       write ? "write" : "read", bs, depth, l.ios, t, l.ios / t,
+	printf("load: %s bs=%zu depth=%d ios=%llu seconds=%.2f iops=%.1f MiB/s=%.2f\n",
+	       write ? "write" : "read", bs, depth,
+	       (unsigned long long)l.ios, t, l.ios / t,
 	       l.ios * (double)bs / t / 1048576);
 	if (l.err) {
 		fprintf(stderr, "sqos-ctl: load: %s\n", strerror(l.err));
@@ -477,7 +480,7 @@ static void reset(struct request *r)
 static const char *arg(int argc, char **argv, int *i)
 {
 	if (*i + 1 >= argc)
-		usage();
+		help();
 	return argv[++*i];
 }
 
@@ -513,11 +516,11 @@ int main(int argc, char **argv)
 			opt_quiet = true;
 			break;
 		default:
-			usage();
+			help();
 		}
 	}
 	if (argc - optind < 2)
-		usage();
+		help();
 	path = argv[optind];
 	fd = open(path, O_RDWR | O_DIRECT);
 	if (fd < 0)
@@ -541,7 +544,7 @@ int main(int argc, char **argv)
 		join = false;
 		if (!strcmp(w, "+")) {
 			if (!pending)
-				usage();
+				help();
 			join = true;
 		} else if (!strcmp(w, "flow")) {
 			guid_arg(argc, argv, &i, r.flow);
@@ -575,7 +578,8 @@ int main(int argc, char **argv)
 				fprintf(stderr, "sqos-ctl: name too long\n");
 				return 2;
 			}
-			strcpy(w[1] == 'a' ? r.name : r.node, s);
+			snprintf(w[1] == 'a' ? r.name : r.node, sizeof(r.name),
+				 "%s", s);
 			join = true;
 		} else if (!strcmp(w, "version")) {
 			r.version = parse_u64(arg(argc, argv, &i));
@@ -586,7 +590,7 @@ int main(int argc, char **argv)
 		} else if (!strcmp(w, "max-out")) {
 			r.max_out = parse_u64(arg(argc, argv, &i));
 			if (r.max_out > CIFS_SQOS_MAX_OUT)
-				usage();
+				help();
 			join = true;
 		} else if (!strcmp(w, "load")) {
 			const char *kind = arg(argc, argv, &i);
@@ -595,7 +599,7 @@ int main(int argc, char **argv)
 			int depth = 8;
 
 			if (strcmp(kind, "read") && strcmp(kind, "write"))
-				usage();
+				help();
 			if (num_next(argc, argv, i))
 				bs = parse_u64(argv[++i]);
 			if (num_next(argc, argv, i))
@@ -609,7 +613,7 @@ int main(int argc, char **argv)
 			usleep((useconds_t)(s * 1e6));
 		} else {
 			fprintf(stderr, "sqos-ctl: unknown step '%s'\n", w);
-			usage();
+			help();
 		}
 	}
 	if (pending) {
