@@ -11,7 +11,8 @@
 #     STATUS_REVISION_MISMATCH; an InitiatorNameOffset inside the fixed
 #     part (with SET_POLICY, which checks the names) gives
 #     STATUS_INVALID_PARAMETER; SET_POLICY on an open with no
-#     flow gives STATUS_NOT_FOUND.
+#     flow gives STATUS_NOT_FOUND; with configfs enabled=0 ksmbd answers
+#     STATUS_NOT_SUPPORTED, as without sqos.ko.
 #  2. Rates, SQOS_SECS (20) seconds each, O_DIRECT reads at depth 8 on the
 #     tagged handle: 8 KiB reads run at 100 IOPS +-15% while an untagged
 #     handle of the same mount, at the same time, runs at least 5 times
@@ -52,6 +53,8 @@ cleanup() {
 	wait_for 30 rmmod ksmbd 2>/dev/null
 	rmdir "$C/policies/$POLICY" 2>/dev/null
 	echo 1 >"$C/enforce" 2>/dev/null
+	echo 1 >"$C/enabled" 2>/dev/null
+	echo Y >"$THROTTLE" 2>/dev/null
 	rm -rf "$K"
 }
 
@@ -181,6 +184,11 @@ device() { # device ADDR DEV
 	grep -q "role=active state=ESTABLISHED dev=$2 " /proc/fs/cifs/DebugData ||
 		fail "the mount is not on $2"
 	answers ""
+	# Storage QoS disabled: ksmbd answers as the kernel's own does.
+	echo 0 >"$C/enabled" || fail "cannot disable Storage QoS"
+	ctl 1 "$MNT/ctl" flow "$FLOW" + status
+	has "STATUS_NOT_SUPPORTED"
+	echo 1 >"$C/enabled" || fail "cannot enable Storage QoS"
 	# A PROBE_POLICY on an associated handle leaves it in its flow.
 	ctl 0 "$MNT/ctl" flow "$FLOW" + probe "$POLICY" + status
 	has "handle: tracked=1 throttled=1"
