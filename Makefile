@@ -26,6 +26,7 @@
 #   make test-kernel [KVARIANT=debug] build (or reuse) the test kernel; prints its tree
 #   make check                        all tests (both test kernels), ends in "N passed, N failed"
 #   make demo                         boot the VM, mount cifs over SMB Direct, show the counters
+#                                     and a Storage QoS flow throttled beside an untagged one
 #   make bench [BENCH_ARGS=...]       transport benchmark vs raw verbs (not part of check)
 #   make stress [KVARIANT=debug]      long churn and fault-injection runs (not part of check)
 #   make checkpatch / make sparse     style and static checks of our sources
