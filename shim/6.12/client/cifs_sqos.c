@@ -268,33 +268,46 @@ static void cifs_sqos_status_work(struct work_struct *work)
 	spin_unlock_irqrestore(&cifs_sqos_lock, flags);
 }
 
+/* Unlink @cfile from its flow; the caller frees what this returns. */
+static struct cifs_sqos_handle *cifs_sqos_unlink(struct cifsFileInfo *cfile)
+{
+	struct cifs_sqos_handle *h = cfile->sqos;
+	struct cifs_sqos_flow *f;
+
+	lockdep_assert_held(&cifs_sqos_lock);
+	if (!h)
+		return NULL;
+	cfile->sqos = NULL;
+	f = h->flow;
+	list_del(&h->node);
+	if (!--f->nr_handles)
+		cancel_delayed_work(&f->timer);
+	cifs_sqos_flow_put_locked(f);
+	return h;
+}
+
 /* Take @cfile out of its flow, if it is in one. */
 static void cifs_sqos_detach(struct cifsFileInfo *cfile)
 {
 	struct cifs_sqos_handle *h;
-	struct cifs_sqos_flow *f;
 	unsigned long flags;
 
 	spin_lock_irqsave(&cifs_sqos_lock, flags);
-	h = cfile->sqos;
-	if (h) {
-		cfile->sqos = NULL;
-		f = h->flow;
-		list_del(&h->node);
-		if (!--f->nr_handles)
-			cancel_delayed_work(&f->timer);
-		cifs_sqos_flow_put_locked(f);
-	}
+	h = cifs_sqos_unlink(cfile);
 	spin_unlock_irqrestore(&cifs_sqos_lock, flags);
 	kfree(h);
 }
 
-/* Put @cfile in flow @id, creating the flow; the caller holds a use. */
+/*
+ * Put @cfile in flow @id, creating the flow, and out of the flow it was in
+ * (in one step: two ioctls on one handle at once leave it in one flow).
+ * The caller holds a use of sqos.ko.
+ */
 static int cifs_sqos_attach(const struct sqos_ops *ops,
 			    struct cifsFileInfo *cfile, const guid_t *id)
 {
+	struct cifs_sqos_handle *h, *old;
 	struct cifs_sqos_flow *nf, *f;
-	struct cifs_sqos_handle *h;
 	unsigned long flags;
 
 	nf = kzalloc(sizeof(*nf), GFP_KERNEL);
@@ -321,11 +334,13 @@ static int cifs_sqos_attach(const struct sqos_ops *ops,
 	}
 	f->ref++;
 	f->nr_handles++;
+	old = cifs_sqos_unlink(cfile);
 	h->flow = f;
 	h->cfile = cfile;
 	list_add_tail(&h->node, &f->handles);
 	cfile->sqos = h;
 	spin_unlock_irqrestore(&cifs_sqos_lock, flags);
+	kfree(old);
 	kfree(nf);
 	return 0;
 }
@@ -355,9 +370,9 @@ static void cifs_sqos_apply(const struct sqos_ops *ops,
 	spin_unlock_irqrestore(&cifs_sqos_lock, flags);
 
 	if (move) {
-		cifs_sqos_detach(cfile);
-		if (!guid_is_null(&req->flow_id) &&
-		    cifs_sqos_attach(ops, cfile, &req->flow_id))
+		if (guid_is_null(&req->flow_id))
+			cifs_sqos_detach(cfile);
+		else if (cifs_sqos_attach(ops, cfile, &req->flow_id))
 			cifs_dbg(VFS, "Storage QoS: no memory to track the flow of a handle\n");
 	}
 
