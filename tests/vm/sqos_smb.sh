@@ -19,7 +19,9 @@
 #     faster; 64 KiB reads count 8 units each (12.5 IOPS +-15%); the limit
 #     holds with only the server throttling (cifs.sqos_throttle=N, the
 #     server's flow must show delayed I/O) and with only the client
-#     throttling (configfs enforce=0, the server delays nothing). On the
+#     throttling (configfs enforce=0, the server delays nothing); the
+#     client reports its counters (UPDATE_COUNTERS) while it runs; on rxe
+#     two handles tagged with one flow share its rate. On the
 #     debug kernel, too slow for 100 IOPS, the policy is 5 IOPS for the
 #     8 KiB runs and 10 for the 64 KiB one (see RATE below).
 #  3. Lifetime: with every handle closed the server has no flow and no
@@ -184,11 +186,16 @@ rate_run() {
 	_d0=$(flow_field delayed)
 	sleep $((SECS - 4))
 	_d1=$(flow_field delayed)
+	_u1=$(flow_field client_updates)
+	_n1=$(flow_field client_normalized_io_count)
 	wait "$_t" || fail "tagged load failed"
 	cat "$LOG"
 	has "status=0 (Ok) max_rate=$(cat "$C/policies/$POLICY/max_iops")"
 	has "handle: tracked=1"
 	[ -n "$_d0" ] && [ -n "$_d1" ] || fail "no flow $FLOW on the server during the load"
+	# The client's status timer (TimeToLive 4 s) reported its counters.
+	[ "$_u1" -ge 1 ] && [ "$_n1" -gt 0 ] ||
+		fail "no UPDATE_COUNTERS from the client during the load ($_u1 updates, $_n1 units)"
 	case "$4" in
 	delays) [ "$_d1" -gt "$_d0" ] || fail "the server delayed nothing ($_d0 -> $_d1)" ;;
 	idle) [ "$_d1" -eq "$_d0" ] || fail "the server delayed I/O with enforce=0 ($_d0 -> $_d1)" ;;
@@ -223,6 +230,23 @@ device() { # device ADDR DEV
 	say "untagged 8192-byte reads at the same time: $_f IOPS"
 	in_range "$_f" "$(awk -v r="$_r" 'BEGIN { print 5 * r }')" 1e9 ||
 		fail "the untagged handle ($_f IOPS) is not 5 times faster than the tagged one ($_r)"
+
+	# Two handles in one flow share its rate (rxe only, to save time)
+	if [ "$2" = "$RXE_DEV" ]; then
+		"$CTL" -q "$MNT/tagged" flow "$FLOW" + policy "$POLICY" + status \
+			load read "$SECS" 8192 8 >/tmp/sqos-one.log 2>&1 &
+		_a=$!
+		"$CTL" -q "$MNT/free" flow "$FLOW" + policy "$POLICY" + status \
+			load read "$SECS" 8192 8 >/tmp/sqos-two.log 2>&1 &
+		_b=$!
+		wait "$_a" || { cat /tmp/sqos-one.log; fail "first shared-flow load"; }
+		wait "$_b" || { cat /tmp/sqos-two.log; fail "second shared-flow load"; }
+		cat /tmp/sqos-one.log /tmp/sqos-two.log
+		_r=$(awk -v a="$(iops_of /tmp/sqos-one.log)" -v b="$(iops_of /tmp/sqos-two.log)" \
+			'BEGIN { print a + b }')
+		say "two handles in one flow: $_r IOPS together (want $(band "$RATE" | tr " " .))"
+		in_range "$_r" $(band "$RATE") || fail "two handles of one flow at $_r IOPS together"
+	fi
 
 	# 64 KiB I/Os are 8 units each
 	set_rate "$RATE64"
