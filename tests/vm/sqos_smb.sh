@@ -244,7 +244,7 @@ device() { # device ADDR DEV
 		cat /tmp/sqos-one.log /tmp/sqos-two.log
 		_r=$(awk -v a="$(iops_of /tmp/sqos-one.log)" -v b="$(iops_of /tmp/sqos-two.log)" \
 			'BEGIN { print a + b }')
-		say "two handles in one flow: $_r IOPS together (want $(band "$RATE" | tr " " .))"
+		say "two handles in one flow: $_r IOPS together (want $(band "$RATE" | sed 's| |..|'))"
 		in_range "$_r" $(band "$RATE") || fail "two handles of one flow at $_r IOPS together"
 	fi
 
