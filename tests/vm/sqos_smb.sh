@@ -30,6 +30,7 @@
 #  4. Stock cifs (Linux's own, no CIFS_IOC_SQOS_CONTROL) against our ksmbd:
 #     the tool falls back to the FSCTL pass-through and gets the same
 #     answers (NTSTATUS as cifs maps it to an errno).
+#  5. Without sqos.ko our ksmbd answers STATUS_NOT_SUPPORTED and serves data.
 # Exit 0 = pass.
 . "$(dirname "$0")/lib.sh"
 
@@ -45,6 +46,8 @@ POLICY=5c0e9a3e-1d2b-4f6a-8c11-0a0b0c0d0e01
 UNKNOWN=5c0e9a3e-1d2b-4f6a-8c11-0a0b0c0d0eff
 FLOW=5c0e9a3e-1d2b-4f6a-8c11-0a0b0c0d0e02
 FLOW2=5c0e9a3e-1d2b-4f6a-8c11-0a0b0c0d0e03
+# Length of each load (at least 10: the client's first counter report
+# comes after TimeToLive, 4 s)
 SECS=${SQOS_SECS:-20}
 # The policy's rate for the 8 KiB and for the 64 KiB runs. The debug
 # kernel (KASAN, lockdep, kmemleak) under TCG moves only about 40 8 KiB
@@ -117,13 +120,16 @@ set_rate() { echo "$1" >"$C/policies/$POLICY/max_iops" || fail "max_iops $1"; }
 
 iops_of() { sed -n 's/^load: .* iops=\([0-9.]*\) .*/\1/p' "$1"; }
 
-# flow_field NAME: a counter of $FLOW in the server's debugfs
+# snap_flows: one copy of the server's flows, which flow_field reads
+snap_flows() { cat "$Q/flows" >/tmp/sqos-flows; }
+
+# flow_field NAME: a counter of $FLOW in the last snap_flows
 flow_field() {
 	awk -v f="flow $FLOW" -v k="$1" '
 		$0 == f { on = 1; next }
 		/^flow / { on = 0 }
 		on { for (i = 1; i <= NF; i++) if (index($i, k "=") == 1) {
-			print substr($i, length(k) + 2); exit } }' "$Q/flows"
+			print substr($i, length(k) + 2); exit } }' /tmp/sqos-flows
 }
 
 start_ksmbd() {
@@ -183,8 +189,10 @@ rate_run() {
 		load read "$SECS" "$1" 8 status >"$LOG" 2>&1 &
 	_t=$!
 	sleep 2
+	snap_flows
 	_d0=$(flow_field delayed)
 	sleep $((SECS - 4))
+	snap_flows
 	_d1=$(flow_field delayed)
 	_u1=$(flow_field client_updates)
 	_n1=$(flow_field client_normalized_io_count)
@@ -303,5 +311,23 @@ grep -q '^enabled=1 flows=0 opens=0 policies=0 ' "$Q/stats" ||
 	fail "something left: $(head -n 1 "$Q/stats")"
 [ "$(cat /sys/module/sqos/refcnt)" = 0 ] ||
 	fail "sqos.ko still has $(cat /sys/module/sqos/refcnt) references"
+
+# 5. Without sqos.ko our ksmbd answers as the kernel's own and still serves
+# data. The pass-through keeps our cifs from loading sqos.ko on demand.
+rmmod sqos || fail "rmmod sqos"
+modprobe ksmbd || fail "modprobe ksmbd (again)"
+ksmbd.mountd -c "$K/ksmbd.conf" -u "$K/pwd.db" || fail "ksmbd.mountd (again)"
+wait_for 30 grep -q "addr=$RXE_ADDR:445 dev=$RXE_DEV " "$D/listeners" ||
+	fail "ksmbd does not listen on rxe (again)"
+modprobe cifs || fail "modprobe cifs (again)"
+say "rxe: our cifs, our ksmbd, no sqos.ko"
+do_mount "$RXE_ADDR"
+ctl 1 -p "$MNT/ctl" flow "$FLOW" + status
+has "STATUS_NOT_SUPPORTED"
+dd if="$MNT/tagged" of=/dev/null bs=1M count=8 iflag=direct 2>/dev/null ||
+	fail "O_DIRECT read without sqos.ko"
+[ ! -d /sys/module/sqos ] || fail "sqos.ko was loaded by someone"
+umount "$MNT" || fail "umount (no sqos.ko)"
 cleanup
+modprobe sqos || fail "modprobe sqos (to leave it as found)"
 echo "sqos_smb: pass"
