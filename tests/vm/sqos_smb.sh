@@ -182,16 +182,19 @@ answers() {
 
 # rate_run BS LOW HIGH SERVER: a tagged load of SECS seconds in the
 # background; its IOPS must be in LOW..HIGH, and the server's count of
-# delayed I/Os (sampled 2 s in and 2 s before the end, while the flow
-# exists) must grow (SERVER=delays) or not (SERVER=idle).
+# delayed I/Os (sampled near the start and the end, while the flow exists)
+# must grow (SERVER=delays) or not (SERVER=idle).
 rate_run() {
 	"$CTL" "$MNT/tagged" flow "$FLOW" + policy "$POLICY" + status \
 		load read "$SECS" "$1" 8 status >"$LOG" 2>&1 &
 	_t=$!
-	sleep 2
+	# The load starts once its requests are answered (seconds on the debug
+	# kernel): sample 1 s after the flow appears and 4 s before the end.
+	wait_for 15 grep -q "^flow $FLOW" "$Q/flows"
+	sleep 1
 	snap_flows
 	_d0=$(flow_field delayed)
-	sleep $((SECS - 4))
+	sleep $((SECS - 5))
 	snap_flows
 	_d1=$(flow_field delayed)
 	_u1=$(flow_field client_updates)
