@@ -28,7 +28,12 @@
 #   make demo                         boot the VM, mount cifs over SMB Direct, show the counters
 #                                     and a Storage QoS flow throttled beside an untagged one
 #   make bench [BENCH_ARGS=...]       transport benchmark vs raw verbs (not part of check)
+#   make bench-smb [ROUNDS=N RUNTIME=S DEVICES=... PAIRS=... JOBS=...]
+#                                     SMB-level benchmark: fio on cifs over SMB Direct,
+#                                     stock and our cifs/ksmbd in all four pairings
+#                                     (scripts/bench-smb.sh; not part of check)
 #   make stress [KVARIANT=debug]      long churn and fault-injection runs (not part of check)
+#   make repeat [RUNS=20] [KVARIANT=debug]  every live KUnit suite RUNS times, no retry
 #   make checkpatch / make sparse     style and static checks of our sources
 #   make SMBDX_TESTS=1 KDIR=...       also the KUnit suites (kunit/) and the test and
 #                                     demo modules (tests/modules/)
@@ -50,7 +55,7 @@ install_env = KDIR="$(KDIR)" DESTDIR="$(DESTDIR)" INSTALL_MOD_PATH="$(INSTALL_MO
 smb_build = scripts/build-smb-modules.sh --kdir "$(kdir)" --symvers $(CURDIR)/Module.symvers
 
 .PHONY: all modules tools smb smb-modules install smb-install uninstall deb clean \
-	check demo bench stress checkpatch sparse kernel test-kernel
+	check demo bench bench-smb stress repeat checkpatch sparse kernel test-kernel
 
 all: modules tools smb
 
@@ -111,8 +116,16 @@ demo:
 bench:
 	scripts/bench.sh $(BENCH_ARGS)
 
+# ROUNDS, RUNTIME, DEVICES, PAIRS and JOBS reach the script through the
+# environment (make exports variables given on its command line).
+bench-smb:
+	scripts/bench-smb.sh $(BENCH_ARGS)
+
 stress:
 	KVARIANT=$(KVARIANT) scripts/stress.sh
+
+repeat:
+	KVARIANT=$(KVARIANT) RUNS=$(or $(RUNS),20) scripts/repeat.sh
 
 checkpatch:
 	scripts/checkpatch.sh

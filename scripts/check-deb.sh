@@ -9,9 +9,11 @@
 #      needs under /usr/src/smbdirect-<version> (no tests, no tools) and
 #      smbdirect-tools holds smbdctl, its manual page and sqos-ctl;
 #   4. `dkms add` and `dkms build` of the packaged sources against the test
-#      kernel's build tree (scripts/kernel.sh plain) build smbdirect.ko and
-#      sqos.ko of that version for that kernel. DKMS runs on a tree of its
-#      own (--dkmstree, --sourcetree): nothing is added to this machine's.
+#      kernel's build tree (scripts/kernel.sh plain) build smbdirect.ko,
+#      sqos.ko and our cifs.ko and ksmbd.ko (the kernel's fs/smb sources are
+#      on this machine) of that version for that kernel. DKMS runs on a
+#      tree of its own (--dkmstree, --sourcetree): nothing is added to this
+#      machine's.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -36,7 +38,8 @@ main() {
 	deb="$SMBD_OUT/deb/smbdirect-dkms_${ver}_all.deb"
 	got=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { print $6 }' | sed 's|^\./||' | LC_ALL=C sort)
 	want=$( { cd "$SMBD_TOP" && git ls-files --cached --others --exclude-standard -- \
-			Kbuild Makefile VERSION dkms.conf include qos smbdirect |
+			Kbuild Makefile VERSION dkms.conf include qos smbdirect shim \
+			scripts/build-smb-modules.sh scripts/lib.sh |
 			sed "s|^|usr/src/smbdirect-$ver/|"
 		  echo "usr/share/doc/smbdirect-dkms/changelog.gz"
 		  echo "usr/share/doc/smbdirect-dkms/copyright"; } | LC_ALL=C sort)
@@ -72,14 +75,26 @@ main() {
 		cat "$t/dkms.log" "$t/dkms/smbdirect/$ver/build/make.log" 2>/dev/null
 		die "dkms build failed"
 	fi
-	for m in smbdirect sqos; do
+	# This machine has the kernel's fs/smb sources (make check's kernel
+	# build unpacked them), so dkms.conf must have added cifs and ksmbd.
+	"$SMBD_TOP/scripts/build-smb-modules.sh" --kdir "$kdir" --have-src ||
+		die "no fs/smb sources for $kdir: cannot check the cifs/ksmbd DKMS build"
+	for m in smbdirect sqos cifs ksmbd; do
 		local ko
 		ko=$(find "$t/dkms/smbdirect/$ver/$krel" -name "$m.ko*" | head -n 1)
 		[ -n "$ko" ] || { cat "$t/dkms.log"; die "dkms build made no $m.ko"; }
-		[ "$(modinfo -F version "$ko")" = "$ver" ] || die "$m.ko from dkms is not version $ver"
+		# cifs and ksmbd keep the kernel's own module versions.
+		[ "$m" = cifs ] || [ "$m" = ksmbd ] || [ "$(modinfo -F version "$ko")" = "$ver" ] ||
+			die "$m.ko from dkms is not version $ver"
 		modinfo -F vermagic "$ko" | grep -q "^$krel " || die "$m.ko from dkms is not for $krel"
 	done
-	echo "check-deb: dkms add and dkms build of smbdirect/$ver for the test kernel $krel"
+	for m in cifs ksmbd; do
+		ko=$(find "$t/dkms/smbdirect/$ver/$krel" -name "$m.ko*" | head -n 1)
+		modinfo -F depends "$ko" | tr ',' '\n' | grep -qx smbdirect ||
+			die "$m.ko from dkms does not depend on smbdirect"
+	done
+	echo "check-deb: dkms add and dkms build of smbdirect/$ver (smbdirect, sqos, cifs, ksmbd)" \
+		"for the test kernel $krel"
 }
 
 main "$@"

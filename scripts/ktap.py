@@ -56,7 +56,6 @@ def parse(lines):
     passed = failed = skipped = 0
     failures = []
     timings = []  # (seconds, name) of top-level tests that report "took N s"
-    flaky = []  # "# FLAKY: ..." lines: live modules that passed only on retry
     diag = []
     stack = []  # open Levels, shallowest first
     saw_exit = None
@@ -67,16 +66,6 @@ def parse(lines):
             saw_exit = int(m.group(1))
             continue
         if re.match(r'^\s*KTAP version', line):
-            continue
-        if line.startswith('# FLAKY:'):
-            flaky.append([line[len('# FLAKY:'):].strip(), []])
-            continue
-        if line.startswith('# | '):
-            # The first attempt of a retried module: only its failing
-            # leaf cases are of interest, to name them in the summary.
-            f = re.match(r'^\s+not ok \d+ (\S+)', line[4:])
-            if f and flaky:
-                flaky[-1][1].append(f.group(1))
             continue
         r = RESULT.match(line)
         if not r:
@@ -117,7 +106,7 @@ def parse(lines):
                 failed += 1
                 failures.append((name + ' (no failing subtest)', diag))
         diag = []
-    return passed, failed, skipped, failures, saw_exit, timings, flaky
+    return passed, failed, skipped, failures, saw_exit, timings
 
 
 def console_tail(path, n):
@@ -224,13 +213,9 @@ def last_words(diag):
     return ''
 
 
-def summary(failures, flaky, bad, boot_only, saw_exit, console):
-    """At most a dozen lines: why the run failed, and what passed only on retry."""
+def summary(failures, bad, boot_only, saw_exit, console):
+    """At most a dozen lines: why the run failed."""
     out = []
-    for what, cases in flaky:
-        out.append('flaky: %s%s' % (what.split(';')[0],
-                                    ' (first attempt failed: %s)' % ', '.join(cases)
-                                    if cases else ''))
     for name, diag in failures[:5]:
         w = last_words(diag)
         out.append('failed: %s%s' % (name, ': ' + w[:160] if w else ''))
@@ -267,7 +252,7 @@ def main():
     ap.add_argument('--label', default='vm', help='name of this run in messages')
     ap.add_argument('--counts', help='write "passed failed skipped" here')
     ap.add_argument('--summary', help='write the few lines that say why the run '
-                                      'failed (or what was flaky) here')
+                                      'failed here')
     ap.add_argument('--expect-fail', metavar='REGEX',
                     help='self-test: succeed only if the run is judged failed '
                          'and REGEX matches a failed test or a console report')
@@ -284,11 +269,7 @@ def main():
             lines = f.readlines()
     except FileNotFoundError:
         lines = []
-    passed, failed, skipped, failures, saw_exit, timings, flaky = parse(lines)
-    for what, cases in flaky:
-        print('[%s] FLAKY (passed on retry; see results.log): %s' % (a.label, what))
-        if cases:
-            print('[%s]     first attempt failed: %s' % (a.label, ', '.join(cases)))
+    passed, failed, skipped, failures, saw_exit, timings = parse(lines)
     slow = sorted(timings, reverse=True)[:5]
     if slow:
         print('[%s] slowest: %s' % (a.label, ', '.join('%s %ds' % (n, t) for t, n in slow)))
@@ -336,7 +317,7 @@ def main():
     if problems:
         failed += 1
     # A CI log may be cut to its last lines: say once more, briefly, why.
-    short = summary(failures, flaky, bad, boot_only, saw_exit, a.console)
+    short = summary(failures, bad, boot_only, saw_exit, a.console)
     for t in short:
         print('[%s] %s' % (a.label, t))
     print('[%s] %d passed, %d failed, %d skipped' % (a.label, passed, failed, skipped))

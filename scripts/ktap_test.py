@@ -77,17 +77,6 @@ class Judge(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn('did not finish', out)
 
-    def test_flaky_names_first_attempt_failures(self):
-        log = ('# FLAKY: m failed once; its first attempt, then the second:\n'
-               '# |     ok 1 a\n'
-               '# |     not ok 2 b\n'
-               '# | not ok 1 m\n'
-               '    ok 1 a\n    ok 2 b\nok 1 m\nSMBD-VM-EXIT 0\n')
-        rc, out, counts = judge(log, OK_CONSOLE)
-        self.assertEqual((rc, counts), (0, (2, 0, 0)))
-        self.assertIn('first attempt failed: b\n', out)
-        self.assertNotIn('FAILED', out)
-
     def test_console_report_fails_and_is_shown_whole(self):
         con = (OK_CONSOLE +
                '[ 1.0] WARNING: possible irq lock inversion dependency detected\n'

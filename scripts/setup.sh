@@ -4,6 +4,9 @@
 # Install what the build, the VM and the tests need from Debian's packages.
 # Idempotent: packages already present are not touched, and apt is not run
 # at all when nothing is missing.
+#
+#   scripts/setup.sh [PACKAGE...]   also these (what one script alone needs,
+#                                   e.g. fio for scripts/bench-smb.sh)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -24,6 +27,7 @@ pkgs=(
 	libibverbs1 librdmacm1
 	# interop tests: the stock ksmbd's daemon and tools, mount.cifs
 	ksmbd-tools cifs-utils
+	"$@"
 )
 
 missing=()

@@ -7,7 +7,9 @@
 #     kernel/fs/smb/server), which listens on 5445 on every device while an
 #     iWARP device exists;
 #  2. the stock cifs (insmod by path from kernel/fs/smb/client) with our
-#     ksmbd (modprobe ksmbd).
+#     ksmbd (modprobe ksmbd);
+#  3. the stock cifs with the stock ksmbd, the baseline (smbdirect.ko must
+#     carry none of it).
 # Each side checks which module is loaded. Files of 4 KiB, 1 MiB and 16 MiB
 # (2 MiB on the debug kernel) go both ways, buffered and with O_DIRECT, and
 # must come back identical; smbdirect's counters on our side must show RDMA
@@ -191,7 +193,26 @@ done
 wait_for 30 rmmod cifs || fail "rmmod cifs (still in use after 30 s)"
 stop_ksmbd
 
+# ---- 3. the stock cifs, the stock ksmbd: the baseline of the pairs above
+# (smbdirect.ko stays loaded but carries nothing).
+wait_for 20 sh -c "[ ! -s $D/connections ]" || fail "connections left behind"
+start_ksmbd stock
+load_stock cifs || fail "insmod $(stock_ko cifs)"
+[ "$(smb_module cifs)" = stock ] || fail "wanted the stock cifs, $(smb_module cifs) is loaded"
+for a in "$RXE_ADDR:$RXE_DEV" "$SIW_ADDR:$SIW_DEV"; do
+	addr=${a%:*} dev=${a#*:}
+	do_mount "$addr"
+	grep -q "SMBDirect (in hex) protocol version" /proc/fs/cifs/DebugData ||
+		fail "the stock cifs's DebugData shows no SMB Direct transport"
+	files "stock-stock-$dev"
+	[ ! -s "$D/connections" ] || fail "stock with stock on $dev went through smbdirect"
+	say "stock cifs, stock ksmbd on $dev: files identical"
+	umount "$MNT" || fail "umount"
+done
+wait_for 30 rmmod cifs || fail "rmmod cifs (still in use after 30 s)"
+stop_ksmbd
+
 wait_for 20 sh -c "[ ! -s $D/connections ]" || fail "connections left behind"
 rm -rf "$K" "$SRC"
 rmdir "$MNT"
-echo "interop: our cifs with the stock ksmbd, the stock cifs with our ksmbd, on rxe and siw: files identical"
+echo "interop: our cifs with the stock ksmbd, the stock cifs with our ksmbd, stock with stock, on rxe and siw: files identical"

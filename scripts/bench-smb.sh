@@ -1,0 +1,315 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The SMB-level benchmark (`make bench-smb`; a benchmark, not a test): one
+# boot of the test VM, fio on a cifs mount over SMB Direct, O_DIRECT, for
+# the four pairings of client and server, stock (Linux's own cifs.ko and
+# ksmbd.ko with their built-in SMB Direct) and ours (the shim builds on
+# smbdirect.ko), on rxe and on siw side by side. Prints one table per
+# device: for every job IOPS, MiB/s, completion latency p50 and p99 and the
+# guest's CPU time per I/O, the medians of the rounds, and for each pairing
+# other than stock-stock the median and range of the rounds' ratios to
+# stock-stock; then the aims of issue 16 and every failed measurement.
+#
+#   [ROUNDS=N] [RUNTIME=S] [DEVICES=...] [PAIRS=...] [JOBS=...] \
+#   scripts/bench-smb.sh [--kernel plain|debug] [--out DIR] [--report LOG]
+#
+#   ROUNDS    every cell measured N times, the pairings of a device back to
+#             back each round (default 3)
+#   RUNTIME   seconds of I/O per fio job (default 10)
+#   DEVICES   "rxe siw" (default), or one of them
+#   PAIRS     CLIENT-SERVER pairings, each side stock or ours (default
+#             "stock-stock ours-ours ours-stock stock-ours"); ratios need
+#             stock-stock
+#   JOBS      fio jobs RW-BS-DEPTH (default "randread-4k-1 randread-4k-16
+#             randwrite-4k-1 randwrite-4k-16 read-64k-4 write-64k-4
+#             read-1m-4 write-1m-4"): RW read, write, randread or
+#             randwrite; BS as fio takes it (4k, 64k, 1m); DEPTH the
+#             libaio queue depth
+#   --report LOG  only print the tables of an earlier run's bench-smb.log
+#
+# The in-VM part is scripts/guest/guest-bench-smb.sh. Output goes to --out
+# (default out/bench-smb/): bench-smb.log (everything the VM printed, every
+# sample and every failure), report.txt (the tables, the host's load and the
+# command) and host-load.log (the host sampled every 5 s).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+DEF_PAIRS="stock-stock ours-ours ours-stock stock-ours"
+DEF_JOBS="randread-4k-1 randread-4k-16 randwrite-4k-1 randwrite-4k-16 read-64k-4 write-64k-4 read-1m-4 write-1m-4"
+
+# report LOG: the tables, from the sample and fail lines and the settings
+# the guest printed ("# rounds", "# devices", "# pairs", "# jobs").
+report() {
+	awk '
+	function fmt(v) {
+		if (v == "")
+			return "-"
+		return sprintf(v >= 1000 ? "%.0f" : v >= 100 ? "%.1f" : "%.2f", v)
+	}
+	# median of the n values in a[1..n] (sorted here), "" if none
+	function median(a, n,    i, j, t) {
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
+				t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+			}
+		if (!n)
+			return ""
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	# the median over the rounds of one cell and metric
+	function cell(d, p, j, m,    r, n, a) {
+		n = 0
+		for (r = 1; r <= rounds; r++)
+			if ((d, p, j, m, r) in v)
+				a[++n] = v[d, p, j, m, r]
+		return median(a, n)
+	}
+	# the rounds ratios of pairing p to stock-stock: sets lo, hi, returns
+	# their median ("" if no round has both)
+	function ratio(d, p, j, m,    r, n, a, b) {
+		n = 0
+		for (r = 1; r <= rounds; r++)
+			if ((d, p, j, m, r) in v && (d, "stock-stock", j, m, r) in v &&
+			    (b = v[d, "stock-stock", j, m, r]) > 0)
+				a[++n] = v[d, p, j, m, r] / b
+		if (!n)
+			return ""
+		r = median(a, n)
+		lo = a[1]; hi = a[n]
+		return r
+	}
+	function label(j,    w, rw, s) {
+		split(j, w, "-")
+		rw = w[1]
+		s = toupper(w[2])
+		sub(/K$/, " KiB", s); sub(/M$/, " MiB", s)
+		if (rw == "randread")
+			rw = "random read"
+		else if (rw == "randwrite")
+			rw = "random write"
+		else
+			rw = "sequential " rw
+		return s " " rw ", depth " w[3]
+	}
+	function devtitle(d) {
+		if (d == "rxe")
+			return "rxe0 (RoCE, soft-RoCE on a veth pair, 192.0.2.1)"
+		if (d == "siw")
+			return "siw0 (iWARP, soft-iWARP on a dummy interface, 198.51.100.1)"
+		return d
+	}
+	function devkey(d) { return d == "rxe" ? "rxe0" : d == "siw" ? "siw0" : d }
+	# aim_line(d, text, job pattern, metric, op, limit)
+	function aim(d, t, pat, m, op, lim,    j, k, q, found) {
+		for (k = 1; k <= nj; k++) {
+			j = jobs[k]
+			if (j !~ pat)
+				continue
+			found = 1
+			q = ratio(d, "ours-ours", j, m)
+			if (q == "")
+				printf "  %s (%s): not measured\n", t, j
+			else
+				printf "  %s (%s): %s (%.2f, range %.2f-%.2f)\n", t, j,
+				       (op == "ge" ? q >= lim : q <= lim) ? "met" : "MISSED", q, lo, hi
+		}
+		if (!found)
+			printf "  %s: no such job in this run\n", t
+	}
+	$1 == "#" && $2 == "rounds" { rounds = $3 }
+	$1 == "#" && $2 == "runtime" { runtime = $3 }
+	$1 == "#" && $2 == "devices" { nd = split(substr($0, index($0, "devices") + 8), devs, " ") }
+	$1 == "#" && $2 == "pairs" { np = split(substr($0, index($0, "pairs") + 6), pairs, " ") }
+	$1 == "#" && $2 == "jobs" { nj = split(substr($0, index($0, "jobs") + 5), jobs, " ") }
+	$1 == "#" && $2 == "done" { done = 1 }
+	$1 == "sample" && NF == 7 { v[$3, $4, $5, $6, $2] = $7; if ($2 > seen) seen = $2 }
+	$1 == "fail" {
+		nf[$3, $4, $5]++
+		s = $0; sub(/^fail [^ ]* [^ ]* [^ ]* [^ ]* /, "", s)
+		fails[++nfails] = sprintf("round %s, %s, %s, %s: %s", $2, $3, $4, $5, s)
+		if ($2 > seen) seen = $2
+	}
+	END {
+		if (!rounds) {
+			print "no benchmark settings in the log: the run did not start"
+			exit
+		}
+		nm = split("iops mibps p50_us p99_us cpu_us", ms, " ")
+		split("IOPS|MiB/s|latency p50 (us)|latency p99 (us)|CPU per I/O (us)", ml, "|")
+		printf "Medians of %d round(s) of %s s per job", rounds, runtime
+		if (!done)
+			printf " (INCOMPLETE: the run stopped in round %d)", seen
+		print "."
+		print "Pairings are CLIENT-SERVER (cifs-ksmbd): stock = Linux'"'"'s own module with"
+		print "its built-in SMB Direct, ours = the shim build on smbdirect.ko. For each"
+		print "pairing but stock-stock: its median, the median of the rounds'"'"' ratios"
+		print "pairing/stock-stock (measured in the same round) and their range."
+		print "fio: O_DIRECT, libaio; latency = completion latency; CPU per I/O: the"
+		print "guest'"'"'s busy time (both vCPUs: client, server and soft device) / I/Os."
+		for (di = 1; di <= nd; di++) {
+			d = devkey(devs[di])
+			printf "\n%s\n", devtitle(devs[di])
+			out = sprintf("%-22s", "cifs-ksmbd:")
+			for (pi = 1; pi <= np; pi++)
+				if (pairs[pi] == "stock-stock")
+					out = out sprintf(" %11s", pairs[pi])
+				else
+					out = out sprintf("  %10s %5s %-10s", pairs[pi], "ratio", "(range)")
+			sub(/ +$/, "", out)
+			print out
+			for (k = 1; k <= nj; k++) {
+				j = jobs[k]
+				line = ""
+				for (pi = 1; pi <= np; pi++)
+					if ((d, pairs[pi], j) in nf)
+						line = line sprintf(" %s %d of %d", pairs[pi], nf[d, pairs[pi], j], rounds)
+				printf "%s%s\n", label(j), line == "" ? "" : "   [failed:" line "]"
+				for (mi = 1; mi <= nm; mi++) {
+					out = sprintf("  %-20s", ml[mi])
+					for (pi = 1; pi <= np; pi++) {
+						p = pairs[pi]
+						c = cell(d, p, j, ms[mi])
+						if (p == "stock-stock") {
+							out = out sprintf(" %11s", fmt(c))
+							continue
+						}
+						q = ratio(d, p, j, ms[mi])
+						out = out sprintf("  %10s %5s %-10s", fmt(c),
+						       q == "" ? "-" : sprintf("%.2f", q),
+						       q == "" ? "" : sprintf("%.2f-%.2f", lo, hi))
+					}
+					sub(/ +$/, "", out)
+					print out
+				}
+			}
+			print "aims (issue 16), ours-ours / stock-stock, same round:"
+			aim(d, "4 KiB random read IOPS at depth 16 >= 1.2", "^randread-4k-16$", "iops", "ge", 1.2)
+			aim(d, "4 KiB random write IOPS at depth 16 >= 1.2", "^randwrite-4k-16$", "iops", "ge", 1.2)
+			aim(d, "1 MiB sequential read MiB/s >= 1.0", "^read-1m-", "mibps", "ge", 1.0)
+			aim(d, "1 MiB sequential write MiB/s >= 1.0", "^write-1m-", "mibps", "ge", 1.0)
+			aim(d, "latency p99 <= 1.0 x stock", ".", "p99_us", "le", 1.0)
+		}
+		if (nfails) {
+			printf "\nMeasurements that failed (%d; no sample, details in the log):\n", nfails
+			for (k = 1; k <= nfails; k++)
+				print "  " fails[k]
+		}
+	}' "$1"
+}
+
+# QEMU processes on the host other than this run's VM (whose command line
+# names $1, the run's output directory). As scripts/bench.sh.
+other_vms() {
+	pgrep -af '^qemu-system' | grep -cvF "$1/vm/" || true
+}
+
+host_load() { # host_load OUTDIR
+	echo "host: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), $(other_vms "$1") other VM(s) running"
+}
+
+host_sampler() { # host_sampler OUTDIR: every 5 s: time, other VMs, load
+	while :; do
+		echo "$(date +%s) $(other_vms "$1") $(cut -d' ' -f1 /proc/loadavg)"
+		sleep 5
+	done
+}
+
+host_summary() { # host_summary SAMPLES
+	awk '{ n++; if ($2 > 0) busy++; if ($2 > m) m = $2; l += $3 }
+	     END { if (n) printf "during the run: other VMs running in %d of %d samples (at most %d at once), mean load %.1f\n", busy, n, m, l / n }' "$1"
+}
+
+main() {
+	local variant=plain outdir='' report_only=''
+	local rounds=${ROUNDS:-3} runtime=${RUNTIME:-10}
+	local devices=${DEVICES:-rxe siw} pairs=${PAIRS:-$DEF_PAIRS} jobs=${JOBS:-$DEF_JOBS}
+	local cmdline="ROUNDS=$rounds RUNTIME=$runtime DEVICES=\"$devices\" PAIRS=\"$pairs\" JOBS=\"$jobs\" scripts/bench-smb.sh $*"
+	local w
+
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		--kernel) variant=$2; shift 2 ;;
+		--out) outdir=$2; shift 2 ;;
+		--report) report_only=$2; shift 2 ;;
+		-h|--help) sed -n '3,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+		*) die "unknown argument: $1 (see --help)" ;;
+		esac
+	done
+	if [ -n "$report_only" ]; then
+		report "$report_only"
+		exit 0
+	fi
+	[[ "$rounds" =~ ^[1-9][0-9]*$ ]] || die "ROUNDS takes a positive number"
+	[[ "$runtime" =~ ^[1-9][0-9]*$ ]] || die "RUNTIME takes a positive number of seconds"
+	for w in $devices; do
+		[[ "$w" =~ ^(rxe|siw)$ ]] || die "DEVICES: rxe and/or siw, not $w"
+	done
+	for w in $pairs; do
+		[[ "$w" =~ ^(stock|ours)-(stock|ours)$ ]] || die "PAIRS: CLIENT-SERVER, each stock or ours, not $w"
+	done
+	for w in $jobs; do
+		[[ "$w" =~ ^(rand)?(read|write)-[1-9][0-9]*[km]-[1-9][0-9]*$ ]] ||
+			die "JOBS: RW-BS-DEPTH (e.g. randread-4k-16, read-1m-4), not $w"
+	done
+	if [ -z "$devices" ] || [ -z "$pairs" ] || [ -z "$jobs" ]; then
+		die "nothing to measure"
+	fi
+
+	# fio is only in the benchmark's userland: Debian's package on the
+	# host, copied into the VM's archive with the libraries it links (a
+	# separate cached archive, so `make check` boots no larger).
+	"$SMBD_TOP/scripts/setup.sh" fio
+	export SMBD_INITRAMFS_EXTRA="${SMBD_INITRAMFS_EXTRA:+$SMBD_INITRAMFS_EXTRA }/usr/bin/fio"
+
+	outdir=${outdir:-$SMBD_OUT/bench-smb}
+	mkdir -p "$outdir"
+	outdir=$(cd "$outdir" && pwd)
+	cat >"$outdir/exec.sh" <<-EOF
+		SMB_ROUNDS=$rounds
+		SMB_RUNTIME=$runtime
+		SMB_DEVICES="$devices"
+		SMB_PAIRS="$pairs"
+		SMB_JOBS="$jobs"
+		. /smbd/guest-bench-smb.sh
+	EOF
+
+	local before after start rc=0 sampler n_dev n_pair n_job per_pair limit
+	n_dev=$(wc -w <<<"$devices")
+	n_pair=$(wc -w <<<"$pairs")
+	n_job=$(wc -w <<<"$jobs")
+	# A job is RUNTIME plus about a second (fio's start and exit under
+	# TCG), a pairing's set-up, mount and teardown about 5 s (smoke runs
+	# on a busy host); the limit allows three times that, plus the boot.
+	per_pair=$(( n_job * (runtime + 2) + 10 ))
+	limit=$(( 600 + 3 * rounds * n_dev * n_pair * per_pair ))
+	before=$(host_load "$outdir")
+	start=$(date +%s)
+	host_sampler "$outdir" >"$outdir/host-load.log" &
+	sampler=$!
+	# shellcheck disable=SC2064 # $sampler is expanded now, on purpose
+	trap "kill $sampler 2>/dev/null || true" EXIT
+	say "SMB benchmark: $rounds round(s) of $n_dev device(s) x $n_pair pairing(s) x $n_job job(s) of ${runtime}s," \
+		"about $(( (rounds * n_dev * n_pair * per_pair + 120) / 60 )) min on an idle host; log in $outdir/bench-smb.log"
+	"$SMBD_TOP/scripts/vm.sh" --kernel "$variant" --exec "$outdir/exec.sh" \
+		--out "$outdir/vm" --timeout "$limit" >"$outdir/bench-smb.log" 2>&1 || rc=$?
+	kill "$sampler" 2>/dev/null || true
+	after=$(host_load "$outdir")
+	# A run that stopped early still has samples and failures worth
+	# reporting: the table says it is incomplete.
+	{
+		echo "Command: $cmdline (kernel $variant), $(date -u '+%Y-%m-%d %H:%M UTC'), $(( $(date +%s) - start )) s"
+		echo "before: $before"
+		echo "after:  $after"
+		host_summary "$outdir/host-load.log"
+		grep -m 1 '^# kernel' "$outdir/bench-smb.log" | sed 's/^# /guest: /' || true
+		echo
+		report "$outdir/bench-smb.log"
+	} | tee "$outdir/report.txt"
+	if [ "$rc" -ne 0 ]; then
+		tail -n 40 "$outdir/bench-smb.log" >&2
+		die "the benchmark run failed ($rc); see $outdir/bench-smb.log"
+	fi
+}
+
+main "$@"

@@ -1,0 +1,351 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The in-VM part of the SMB-level benchmark (scripts/bench-smb.sh on the host
+# runs it with scripts/vm.sh --exec): fio on a cifs mount over SMB Direct,
+# for each pairing of client and server, stock (Linux's own cifs.ko and
+# ksmbd.ko with their built-in SMB Direct, loaded by path) and ours (the
+# shim builds on smbdirect.ko, loaded with modprobe), on rxe and on siw, in
+# one boot. Not a test: it measures, it does not judge.
+#
+# Settings, set by the host's wrapper before it sources this file:
+#   SMB_ROUNDS    rounds; every cell (device, pairing, job) is measured once
+#                 per round (default 3)
+#   SMB_RUNTIME   seconds of I/O per fio job (default 10)
+#   SMB_DEVICES   "rxe siw" or one of them
+#   SMB_PAIRS     pairings CLIENT-SERVER, each stock or ours (default all
+#                 four: stock-stock ours-ours ours-stock stock-ours); the
+#                 order is rotated by one every round so that no pairing
+#                 always runs first after a module swap
+#   SMB_JOBS      fio jobs RW-BS-DEPTH: RW one of fio's read, write,
+#                 randread, randwrite; BS as fio takes it (4k, 64k, 1m);
+#                 DEPTH the libaio queue depth
+#   SMB_SIZE_MB   size of the file the jobs work on (default 64)
+#
+# Output: "#" comments, what fio printed (terse), the guest's CPU use, and
+# one line per measured value and per failed measurement for the host to
+# reduce:
+#   sample ROUND DEVICE PAIR JOB METRIC VALUE
+#   fail ROUND DEVICE PAIR JOB REASON...
+# METRIC: iops, mibps (2^20 bytes/s), p50_us and p99_us (fio's completion
+# latency percentiles), cpu_us (the guest's busy CPU time, both vCPUs, over
+# the fio run divided by the I/Os it completed: client, server and soft
+# device together, since all three run in this guest).
+#
+# The script runs alone in the VM; it uses /tmp (tmpfs) for the share.
+. /smbd/guest-lib.sh
+
+SMB_ROUNDS=${SMB_ROUNDS:-3}
+SMB_RUNTIME=${SMB_RUNTIME:-10}
+SMB_DEVICES=${SMB_DEVICES:-"rxe siw"}
+SMB_PAIRS=${SMB_PAIRS:-"stock-stock ours-ours ours-stock stock-ours"}
+SMB_JOBS=${SMB_JOBS:-"randread-4k-1 randread-4k-16 randwrite-4k-1 randwrite-4k-16 read-64k-4 write-64k-4 read-1m-4 write-1m-4"}
+SMB_SIZE_MB=${SMB_SIZE_MB:-64}
+
+D=/sys/kernel/debug/smbdirect
+K=/tmp/bench-smb
+MNT=/tmp/bench-smb-mnt
+FILE=bench.dat
+SMB_USER=bench
+SMB_PASS=bench-pass
+round=0
+failures=0
+
+# fail DEV PAIR JOB REASON...: a measurement that produced no sample; the
+# host lists it and counts it against its cell.
+fail() {
+	_fd=$1 _fp=$2 _fj=$3
+	shift 3
+	echo "fail $round $_fd $_fp $_fj $*"
+	failures=$((failures + 1))
+}
+
+# fail_all DEV PAIR REASON...: every job of a pairing lost (no mount).
+fail_all() {
+	_ad=$1 _ap=$2
+	shift 2
+	for _aj in $SMB_JOBS; do
+		fail "$_ad" "$_ap" "$_aj" "$@"
+	done
+}
+
+# The kernel's view when something failed: the SMB and smbdirect lines of
+# the log, the last few only.
+klog() {
+	dmesg | grep -E 'CIFS|cifs|ksmbd|smbdirect|smb_direct' | tail -n 15 | sed 's/^/#   /'
+}
+
+# cpu_ticks FILE: from the "cpu" line of /proc/stat saved in FILE, the
+# guest's CPU time, both vCPUs together, in USER_HZ ticks: "busy total"
+# (idle and iowait are not busy; an idle vCPU halts).
+cpu_ticks() {
+	awk '$1 == "cpu" { t = 0; for (i = 2; i <= 9; i++) t += $i
+		print t - $5 - $6, t; exit }' "$1" 2>/dev/null
+}
+
+# What moved during a job, to tell a slow cell's cause from the log: the
+# soft device's own counters (rdma statistic: packets, retries, sequence
+# errors, RNR) and smbdirect's global counters (which only our modules
+# move), non-zero changes only.
+counters_mark() { # counters_mark DEV
+	rdma statistic show link "$1/1" >/tmp/bench-smb-rdma.0 2>/dev/null
+	sed '/^#/,$d' "$D/stats" >/tmp/bench-smb-stats.0 2>/dev/null
+}
+
+counters_show() { # counters_show DEV
+	rdma statistic show link "$1/1" >/tmp/bench-smb-rdma.1 2>/dev/null
+	sed '/^#/,$d' "$D/stats" >/tmp/bench-smb-stats.1 2>/dev/null
+	for _cs in rdma stats; do
+		awk -v t="$_cs" -v dev="$1" '
+		# every "NAME NUMBER" pair of words
+		{ for (i = 1; i < NF; i++)
+			if ($(i + 1) ~ /^[0-9]+$/ && $i !~ /^[0-9]+$/) {
+				if (FILENAME ~ /\.0$/) a[$i] = $(i + 1)
+				else if (($i in a) && $(i + 1) != a[$i])
+					s = s sprintf(" %s=%+.0f", $i, $(i + 1) - a[$i])
+			} }
+		END { if (s != "") print "# " (t == "rdma" ? dev : "smbdirect") ":" s }' \
+			"/tmp/bench-smb-$_cs.0" "/tmp/bench-smb-$_cs.1" 2>/dev/null
+	done
+}
+
+rotate() { # rotate N WORD...: the words from the (N mod count)th on, then the rest
+	_rn=$1
+	shift
+	_rk=$(( _rn % $# ))
+	_ri=0 _rh='' _rt=''
+	for _rw; do
+		if [ "$_ri" -lt "$_rk" ]; then _rt="$_rt $_rw"; else _rh="$_rh $_rw"; fi
+		_ri=$((_ri + 1))
+	done
+	# shellcheck disable=SC2086 # one word per line is not wanted: a list
+	echo $_rh $_rt
+}
+
+# ---- set-up: one pairing's modules, server and mount ----
+
+# smb_up PAIR: load the client and server modules PAIR names (CLIENT-SERVER,
+# each ours or stock), start ksmbd.mountd on a share with the benchmark's
+# file. Stock modules by path, ours with modprobe (vm.sh installs ours under
+# updates/, ranked above the kernel's own).
+smb_up() {
+	_client=${1%-*} _server=${1#*-}
+	rm -rf "$K"
+	mkdir -p "$K/share" "$MNT" || return 1
+	# On the server's tmpfs, written here rather than through the mount:
+	# fio then finds a file of the right size and lays nothing out.
+	dd if=/dev/zero of="$K/share/$FILE" bs=1M count="$SMB_SIZE_MB" 2>/dev/null ||
+		{ say "cannot create the file"; return 1; }
+	# force user = root: without it every CREATE fails with -EACCES.
+	ksmbd.addshare -c "$K/ksmbd.conf" -a share -o "path = $K/share
+writeable = yes
+force user = root" >/dev/null || { say "ksmbd.addshare failed"; return 1; }
+	ksmbd.adduser -c "$K/ksmbd.conf" -i "$K/pwd.db" -a "$SMB_USER" -p "$SMB_PASS" \
+		>/dev/null 2>&1 || { say "ksmbd.adduser failed"; return 1; }
+	if [ "$_server" = stock ]; then
+		load_stock ksmbd || { say "insmod $(stock_ko ksmbd) failed"; return 1; }
+	else
+		modprobe ksmbd || { say "modprobe ksmbd failed"; return 1; }
+	fi
+	[ "$(smb_module ksmbd)" = "$_server" ] ||
+		{ say "wanted $_server ksmbd, $(smb_module ksmbd) is loaded"; return 1; }
+	if [ "$_client" = stock ]; then
+		load_stock cifs || { say "insmod $(stock_ko cifs) failed"; return 1; }
+	else
+		modprobe cifs || { say "modprobe cifs failed"; return 1; }
+	fi
+	[ "$(smb_module cifs)" = "$_client" ] ||
+		{ say "wanted $_client cifs, $(smb_module cifs) is loaded"; return 1; }
+	ksmbd.mountd -c "$K/ksmbd.conf" -u "$K/pwd.db" || { say "ksmbd.mountd failed"; return 1; }
+}
+
+# smb_down: undo smb_up (whatever part of it happened). A module that does
+# not go away makes the next smb_up fail its check: that is reported there.
+smb_down() {
+	umount "$MNT" 2>/dev/null
+	ksmbd.control -s >/dev/null 2>&1
+	wait_for 30 sh -c '! pidof ksmbd.mountd' || say "ksmbd.mountd did not stop"
+	if [ -d /sys/module/cifs ]; then
+		wait_for 30 rmmod cifs || say "rmmod cifs failed"
+	fi
+	if [ -d /sys/module/ksmbd ]; then
+		wait_for 30 rmmod ksmbd || say "rmmod ksmbd failed"
+	fi
+	rm -rf "$K"
+}
+
+# smb_mount DEV ADDR PAIR: mount the share over SMB Direct (the options of
+# tests/vm/smb_shim_interop.sh) and check that the transport is RDMA on DEV.
+# ksmbd hangs up until ksmbd.mountd has configured it: retry.
+smb_mount() {
+	_i=0
+	while ! timeout -s KILL 180 mount.cifs "//$2/share" "$MNT" \
+		-o "rdma,vers=3.1.1,username=$SMB_USER,password=$SMB_PASS" \
+		>/tmp/bench-smb-mount.log 2>&1; do
+		_i=$((_i + 1))
+		if [ "$_i" -ge 10 ]; then
+			sed 's/^/#   /' /tmp/bench-smb-mount.log
+			say "mount //$2/share -o rdma failed 10 times"
+			return 1
+		fi
+		sleep 2
+	done
+	# Our cifs names its smbdirect connection; the stock one prints its
+	# own SMB Direct block. Our ksmbd's connection must be on DEV.
+	case "$3" in
+	ours-*)
+		grep -q "role=active state=ESTABLISHED dev=$1 " /proc/fs/cifs/DebugData ||
+			{ say "our cifs's mount is not on $1"; return 1; } ;;
+	*)
+		grep -q "SMBDirect (in hex) protocol version" /proc/fs/cifs/DebugData ||
+			{ say "the stock cifs's mount is not SMB Direct"; return 1; } ;;
+	esac
+	case "$3" in
+	*-ours)
+		grep -q "role=passive state=ESTABLISHED dev=$1 " "$D/connections" ||
+			{ say "our ksmbd has no connection on $1"; return 1; } ;;
+	esac
+}
+
+# ---- one fio job ----
+
+# run_job DEV PAIR JOB: fio on the mount, O_DIRECT, libaio, time-based;
+# samples of the cell, or a fail line.
+run_job() {
+	_dev=$1 _pair=$2 _job=$3
+	_rw=${_job%%-*}
+	_rest=${_job#*-}
+	_bs=${_rest%-*}
+	_qd=${_rest##*-}
+	case "$_bs" in
+	*k) _bsb=$(( ${_bs%k} * 1024 )) ;;
+	*m) _bsb=$(( ${_bs%m} * 1048576 )) ;;
+	*) _bsb=$_bs ;;
+	esac
+	# fio's terse v3 output: READ's fields from 6 on, WRITE's from 47
+	# (KiB moved, KiB/s, IOPS, ...; the completion latency percentiles
+	# asked for, 50 and 99, at 18-19 and 59-60, "50.000000%=USEC").
+	case "$_rw" in
+	*read) _f=6 ;;
+	*) _f=47 ;;
+	esac
+	echo "\$ fio --name=$_job --rw=$_rw --bs=$_bs --iodepth=$_qd --runtime=$SMB_RUNTIME ($_dev, $_pair)"
+	# The CPU window is the job's I/O phase: fio runs exec_prerun once the
+	# file is open and exec_postrun once the I/O is done, so its own
+	# start-up (dynamic linking of a large binary, slow under TCG) and
+	# exit are left out. fio sends their output to JOB.prerun.txt and
+	# JOB.postrun.txt in its working directory (it appends its own
+	# redirection to the command), hence the cd.
+	rm -rf /tmp/bench-smb-fio
+	mkdir -p /tmp/bench-smb-fio
+	counters_mark "$_dev"
+	(cd /tmp/bench-smb-fio &&
+	 timeout -s KILL $(( SMB_RUNTIME * 3 + 60 )) fio --name="$_job" \
+		--filename="$MNT/$FILE" --size="${SMB_SIZE_MB}m" --fallocate=none \
+		--direct=1 --ioengine=libaio --rw="$_rw" --bs="$_bs" \
+		--iodepth="$_qd" --runtime="$SMB_RUNTIME" --time_based \
+		--percentile_list=50:99 --output-format=terse --terse-version=3 \
+		--exec_prerun="grep '^cpu ' /proc/stat" \
+		--exec_postrun="grep '^cpu ' /proc/stat" \
+		>/tmp/fio.out 2>/tmp/fio.err)
+	_rc=$?
+	counters_show "$_dev"
+	_busy='' _tot=''
+	_c0=/tmp/bench-smb-fio/$_job.prerun.txt _c1=/tmp/bench-smb-fio/$_job.postrun.txt
+	if [ -n "$(cpu_ticks "$_c0")" ] && [ -n "$(cpu_ticks "$_c1")" ]; then
+		# shellcheck disable=SC2046 # four numbers
+		set -- $(cpu_ticks "$_c0") $(cpu_ticks "$_c1")
+		_busy=$(( $3 - $1 )) _tot=$(( $4 - $2 ))
+	fi
+	_line=$(grep '^3;' /tmp/fio.out | head -n 1)
+	echo "$_line"
+	if [ "$_rc" -ne 0 ] || [ -z "$_line" ]; then
+		sed 's/^/#   /' /tmp/fio.err | tail -n 10
+		klog
+		fail "$_dev" "$_pair" "$_job" "fio exited with $_rc"
+		return 1
+	fi
+	# "iops mibps p50 p99 ios error"
+	_v=$(echo "$_line" | awk -F';' -v f="$_f" -v bs="$_bsb" '{
+		p50 = $(f + 12); sub(/.*=/, "", p50)
+		p99 = $(f + 13); sub(/.*=/, "", p99)
+		printf "%s %.3f %s %s %d %s\n", $(f + 2), $(f + 1) / 1024, p50, p99,
+		       $(f) * 1024 / bs, $5 }')
+	# shellcheck disable=SC2086 # six fields
+	set -- $_v
+	if [ "$6" != 0 ] || [ "$5" -le 0 ]; then
+		sed 's/^/#   /' /tmp/fio.err | tail -n 10
+		klog
+		fail "$_dev" "$_pair" "$_job" "fio error $6, $5 I/Os"
+		return 1
+	fi
+	if [ -z "$_busy" ]; then
+		fail "$_dev" "$_pair" "$_job" "no CPU figures from fio's exec_prerun/postrun"
+		_cpu=''
+	else
+		# USER_HZ is 100: a tick is 10000 us.
+		_cpu=$(awk -v b="$_busy" -v n="$5" 'BEGIN { printf "%.1f", b * 10000 / n }')
+		echo "# cpu: busy $_busy of $_tot ticks (both vCPUs), $5 I/Os: $_cpu us per I/O"
+	fi
+	echo "sample $round $_dev $_pair $_job iops $1"
+	echo "sample $round $_dev $_pair $_job mibps $2"
+	echo "sample $round $_dev $_pair $_job p50_us $3"
+	echo "sample $round $_dev $_pair $_job p99_us $4"
+	[ -z "$_cpu" ] || echo "sample $round $_dev $_pair $_job cpu_us $_cpu"
+}
+
+# bench_pair DEV ADDR PAIR: one pairing on one device, all jobs.
+bench_pair() {
+	say "---- round $round of $SMB_ROUNDS: $1 ($2), cifs-ksmbd $3 ($(( $(date +%s) - _start )) s in) ----"
+	if ! smb_up "$3"; then
+		klog
+		fail_all "$1" "$3" "set-up failed"
+		smb_down
+		return 0
+	fi
+	if ! smb_mount "$1" "$2" "$3"; then
+		klog
+		fail_all "$1" "$3" "mount failed"
+		smb_down
+		return 0
+	fi
+	if [ "$round" -eq 1 ]; then
+		say "DebugData, the transport's lines:"
+		grep -E '^SMBDirect|max_readwrite_size|^cifs:|role=active' /proc/fs/cifs/DebugData |
+			head -n 6 | sed 's/^/#   /'
+	fi
+	for _j in $SMB_JOBS; do
+		run_job "$1" "$3" "$_j"
+	done
+	umount "$MNT" || say "umount failed"
+	smb_down
+}
+
+main() {
+	say "kernel $(uname -r), $(nproc) CPUs; $(fio --version)"
+	echo "# rounds $SMB_ROUNDS"
+	echo "# runtime $SMB_RUNTIME"
+	echo "# devices $SMB_DEVICES"
+	echo "# pairs $SMB_PAIRS"
+	echo "# jobs $SMB_JOBS"
+	command -v fio >/dev/null || { say "no fio in the VM"; return 1; }
+	_start=$(date +%s)
+	while [ "$round" -lt "$SMB_ROUNDS" ]; do
+		round=$((round + 1))
+		for _d in $SMB_DEVICES; do
+			case "$_d" in
+			rxe) _dn=$RXE_DEV _da=$RXE_ADDR ;;
+			siw) _dn=$SIW_DEV _da=$SIW_ADDR ;;
+			*) say "unknown device $_d"; return 1 ;;
+			esac
+			# shellcheck disable=SC2086 # a list of words
+			for _p in $(rotate $(( round - 1 )) $SMB_PAIRS); do
+				bench_pair "$_dn" "$_da" "$_p"
+			done
+		done
+	done
+	say "measured for $(( $(date +%s) - _start )) s, $failures measurement(s) failed"
+	echo "# done"
+}
+
+main
