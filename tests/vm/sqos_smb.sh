@@ -50,14 +50,15 @@ FLOW2=5c0e9a3e-1d2b-4f6a-8c11-0a0b0c0d0e03
 # comes after TimeToLive, 4 s)
 SECS=${SQOS_SECS:-20}
 # The policy's rate for the 8 KiB and for the 64 KiB runs. The debug
-# kernel (KASAN, lockdep, kmemleak) under TCG moves only about 40 8 KiB
-# reads a second in all, so there the 8 KiB run uses 5 IOPS (the untagged
-# handle must still do 5 times that) and the 64 KiB run 10 (1.25 I/Os a
-# second, 25 in 20 s, so one I/O more or less stays within the tolerance).
+# kernel (KASAN, lockdep, kmemleak) under TCG moves only 20 to 50 8 KiB
+# reads a second in all, depending on what else the host runs, so there the
+# 8 KiB runs use 2 IOPS (the untagged handle must still do 5 times that)
+# and the 64 KiB run 10 (1.25 I/Os a second, 25 in 20 s, so one I/O more or
+# less stays within the tolerance).
 RATE=100
 RATE64=100
 case "$(uname -r)" in
-*-dbg) RATE=5 RATE64=10 ;;
+*-dbg) RATE=2 RATE64=10 ;;
 esac
 CTL=$(command -v sqos-ctl)
 THROTTLE=/sys/module/cifs/parameters/sqos_throttle
