@@ -22,7 +22,7 @@
 #     throttling (configfs enforce=0, the server delays nothing); the
 #     client reports its counters (UPDATE_COUNTERS) while it runs; on rxe
 #     two handles tagged with one flow share its rate. On the
-#     debug kernel, too slow for 100 IOPS, the policy is 5 IOPS for the
+#     debug kernel, too slow for 100 IOPS, the policy is 2 IOPS for the
 #     8 KiB runs and 10 for the 64 KiB one (see RATE below).
 #  3. Lifetime: with every handle closed the server has no flow and no
 #     open; after the unmount cifs and ksmbd unload and leave no reference
