@@ -64,6 +64,7 @@ lib/modules/$krel/updates/smbdirect/smbdirect/smbdirect.ko.xz
 usr/local/sbin/smbdctl
 usr/local/sbin/sqos-ctl
 usr/local/share/man/man8/smbdctl.8
+usr/local/share/man/man8/sqos-ctl.8
 EOF
 	xz -dc "$root/lib/modules/$krel/updates/smbdirect/smbdirect/smbdirect.ko.xz" \
 		>"$t/installed.ko"

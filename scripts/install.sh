@@ -30,6 +30,7 @@
 #                                                 "override" lines that rank
 #                                                 ours above the kernel's own
 #   <PREFIX>/sbin/smbdctl, <PREFIX>/share/man/man8/smbdctl.8
+#   <PREFIX>/sbin/sqos-ctl, <PREFIX>/share/man/man8/sqos-ctl.8
 # depmod runs when the module tree is an installed kernel's (it has a
 # modules.dep): on the running system, or a full root given as DESTDIR. A
 # staging DESTDIR of a package gets no module index; its package runs depmod.
@@ -66,12 +67,13 @@ main() {
 	local tool="$destdir$prefix/sbin/smbdctl"
 	local man="$destdir$prefix/share/man/man8/smbdctl.8"
 	local sqosctl="$destdir$prefix/sbin/sqos-ctl"
+	local sqosman="$destdir$prefix/share/man/man8/sqos-ctl.8"
 
 	if [ "$action" = uninstall ]; then
 		say "removing smbdirect from $moddir"
 		rm -rf "$ourdir"
 		rmdir "$moddir/updates" 2>/dev/null || true
-		rm -f "$conf" "$tool" "$man" "$sqosctl"
+		rm -f "$conf" "$tool" "$man" "$sqosctl" "$sqosman"
 		run_depmod "$modroot" "$krel" "$destdir"
 		return 0
 	fi
@@ -133,6 +135,7 @@ main() {
 	install -D -m 755 "$SMBD_TOP/tools/smbdctl/smbdctl" "$tool"
 	install -D -m 644 "$SMBD_TOP/tools/smbdctl/smbdctl.8" "$man"
 	install -D -m 755 "$SMBD_TOP/tools/sqos-ctl/sqos-ctl" "$sqosctl"
+	install -D -m 644 "$SMBD_TOP/tools/sqos-ctl/sqos-ctl.8" "$sqosman"
 	run_depmod "$modroot" "$krel" "$destdir"
 	say "installed for $krel:"
 	(cd "$moddir" && find updates/smbdirect -type f | LC_ALL=C sort | sed 's/^/    /') >&2
@@ -140,6 +143,7 @@ main() {
 	echo "    $tool" >&2
 	echo "    $man" >&2
 	echo "    $sqosctl" >&2
+	echo "    $sqosman" >&2
 }
 
 # modules_install KDIR M ROOT MODULE...: kbuild's modules_install of the
