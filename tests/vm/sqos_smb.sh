@@ -186,6 +186,10 @@ answers() {
 # delayed I/Os (sampled near the start and the end, while the flow exists)
 # must grow (SERVER=delays) or not (SERVER=idle).
 rate_run() {
+	# The flow of an earlier run goes with its handle's close, which the
+	# server may still be processing.
+	wait_for 15 sh -c "! grep -q '^flow $FLOW' $Q/flows" ||
+		fail "flow $FLOW is still there from an earlier run"
 	"$CTL" "$MNT/tagged" flow "$FLOW" + policy "$POLICY" + status \
 		load read "$SECS" "$1" 8 status >"$LOG" 2>&1 &
 	_t=$!
