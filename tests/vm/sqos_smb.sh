@@ -21,7 +21,8 @@
 #     server's flow must show delayed I/O) and with only the client
 #     throttling (configfs enforce=0, the server delays nothing); the
 #     client reports its counters (UPDATE_COUNTERS) while it runs; on rxe
-#     two handles tagged with one flow share its rate. On the
+#     two handles tagged with one flow share its rate, and 8 KiB O_DIRECT
+#     writes are held to it too. On the
 #     debug kernel, too slow for 100 IOPS, the policy is 2 IOPS for the
 #     8 KiB runs and 10 for the 64 KiB one, and the lower bound is -40%
 #     (see RATE and LOW_PCT below).
@@ -188,7 +189,7 @@ answers() {
 	has "STATUS_NOT_FOUND"
 }
 
-# rate_run BS LOW HIGH SERVER: a tagged load of SECS seconds in the
+# rate_run BS LOW HIGH SERVER [write]: a tagged load of SECS seconds in the
 # background; its IOPS must be in LOW..HIGH, and the server's count of
 # delayed I/Os (sampled near the start and the end, while the flow exists)
 # must grow (SERVER=delays) or not (SERVER=idle).
@@ -198,7 +199,7 @@ rate_run() {
 	wait_for 15 sh -c "! grep -q '^flow $FLOW' $Q/flows" ||
 		fail "flow $FLOW is still there from an earlier run"
 	"$CTL" "$MNT/tagged" flow "$FLOW" + policy "$POLICY" + status \
-		load read "$SECS" "$1" 8 status >"$LOG" 2>&1 &
+		load "${5:-read}" "$SECS" "$1" 8 status >"$LOG" 2>&1 &
 	_t=$!
 	# The load starts once its requests are answered (seconds on the debug
 	# kernel): sample 1 s after the flow appears and 4 s before the end.
@@ -225,8 +226,8 @@ rate_run() {
 	idle) [ "$_d1" -eq "$_d0" ] || fail "the server delayed I/O with enforce=0 ($_d0 -> $_d1)" ;;
 	esac
 	_r=$(iops_of "$LOG")
-	say "tagged ${1}-byte reads ($4 on the server): $_r IOPS (want $2..$3)"
-	in_range "$_r" "$2" "$3" || fail "tagged ${1}-byte reads at $_r IOPS, not $2..$3"
+	say "tagged ${1}-byte ${5:-read}s ($4 on the server): $_r IOPS (want $2..$3)"
+	in_range "$_r" "$2" "$3" || fail "tagged ${1}-byte ${5:-read}s at $_r IOPS, not $2..$3"
 }
 
 device() { # device ADDR DEV
@@ -287,6 +288,9 @@ device() { # device ADDR DEV
 		say "two handles in one flow: $_r IOPS together on the server (want $(band "$RATE" | sed 's| |..|'))"
 		in_range "$_r" $(band "$RATE") || fail "two handles of one flow at $_r IOPS together"
 	fi
+
+	# WRITEs are held to the rate as READs are (rxe only, to save time)
+	[ "$2" != "$RXE_DEV" ] || rate_run 8192 $(band "$RATE") any write
 
 	# 64 KiB I/Os are 8 units each
 	set_rate "$RATE64"
