@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # smbdirect.ko and sqos.ko, out of tree, our builds of Linux's cifs.ko and
-# ksmbd.ko over smbdirect.ko, and the admin command smbdctl.
+# ksmbd.ko over smbdirect.ko, and the admin commands smbdctl and sqos-ctl.
 #
 # Using it:
 #   make                              build the modules against the running kernel
@@ -26,6 +26,7 @@
 #   make test-kernel [KVARIANT=debug] build (or reuse) the test kernel; prints its tree
 #   make check                        all tests (both test kernels), ends in "N passed, N failed"
 #   make demo                         boot the VM, mount cifs over SMB Direct, show the counters
+#                                     and a Storage QoS flow throttled beside an untagged one
 #   make bench [BENCH_ARGS=...]       transport benchmark vs raw verbs (not part of check)
 #   make bench-smb [ROUNDS=N RUNTIME=S DEVICES=... PAIRS=... JOBS=...]
 #                                     SMB-level benchmark: fio on cifs over SMB Direct,
@@ -70,6 +71,7 @@ modules:
 
 tools:
 	+$(MAKE) -C tools/smbdctl
+	+$(MAKE) -C tools/sqos-ctl
 
 # Our cifs.ko and ksmbd.ko, as SMB= asks.
 smb: modules
@@ -131,5 +133,6 @@ checkpatch:
 clean:
 	rm -rf out
 	+[ ! -d tools/smbdctl ] || $(MAKE) -C tools/smbdctl clean
+	+[ ! -d tools/sqos-ctl ] || $(MAKE) -C tools/sqos-ctl clean
 	find . \( -name '*.o' -o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' \
 		-o -name '.*.cmd' -o -name '*.order' -o -name Module.symvers \) -delete

@@ -9,7 +9,7 @@
  * Loaded without parameters (by the VM runner) it installs and removes a
  * policy of its own and leaves nothing behind. tests/vm/sqos_live.sh loads
  * it with policy=<GUID> expect_max=<N> flow=<GUID> keep=1 after writing
- * that policy into /sys/kernel/debug/sqos/policies; with keep=1 the open
+ * that policy into /sys/kernel/config/sqos/policies/; with keep=1 the open
  * (and so the flow with its counters) stays until the module is removed,
  * so the script can read them from debugfs.
  *
@@ -105,7 +105,7 @@ static void sqos_live_api(struct kunit *test)
 		expect = LIVE_OWN_MAX;
 	} else {
 		KUNIT_ASSERT_EQ(test, guid_parse(policy, &pol), 0);
-		/* The shell configured it through debugfs. */
+		/* The shell configured it through configfs. */
 		KUNIT_ASSERT_EQ(test, sqos_policy_get(&pol, &max, &min), 0);
 		expect = expect_max ? expect_max : max;
 		KUNIT_EXPECT_EQ(test, max, expect);

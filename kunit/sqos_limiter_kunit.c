@@ -290,6 +290,89 @@ static void sqos_server_io_path_10x(struct kunit *test)
 	sqos_io_done(&io);
 }
 
+/*
+ * The run-time switches on the I/O path: with enforcement off (configfs
+ * enforce=0) I/O is counted and never delayed, and the limiter is not
+ * charged, so turning it back on starts without a debt; with Storage QoS
+ * disabled (enabled=0) nothing is accounted at all.
+ */
+static void sqos_server_io_switches(struct kunit *test)
+{
+	struct sqt_clock clk;
+	struct sqos_server *srv = sqt_server(test, &clk);
+	struct sqos_open *o = sqt_open(test, srv);
+	struct sqos_request r = sqt_req(STORAGE_QOS_CONTROL_FLAG_SET_LOGICAL_FLOW_ID |
+					STORAGE_QOS_CONTROL_FLAG_SET_POLICY);
+	guid_t pol = SQT_POLICY_ID;
+	struct sqt_result res;
+	struct sqos_flow *f;
+	struct sqos_io io;
+	s64 tokens;
+	u64 delay;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, sqos_server_policy_set(srv, &pol, 10, 0), 0);
+	r.policy_id = pol;
+	KUNIT_ASSERT_EQ(test, sqt_ctl(test, o, &r, 0, &res), SQOS_NT_SUCCESS);
+	f = sqt_flow(o);
+
+	srv->enforce = false;
+	tokens = f->lim.tokens;
+	for (i = 0; i < 100; i++) {
+		KUNIT_EXPECT_EQ(test, sqos_io_admit(o, 65536, &io), 0ULL);
+		KUNIT_EXPECT_PTR_EQ(test, io.flow, f);
+		sqos_io_done(&io);
+	}
+	KUNIT_EXPECT_EQ(test, f->started, 100ULL);
+	KUNIT_EXPECT_EQ(test, f->started_units, 800ULL);
+	KUNIT_EXPECT_EQ(test, f->completed, 100ULL);
+	KUNIT_EXPECT_EQ(test, f->delayed, 0ULL);
+	KUNIT_EXPECT_EQ(test, f->lim.tokens, tokens);
+
+	/*
+	 * Enforcing again at 10 IOPS (a 2-unit burst) with the clock
+	 * standing still: what is left of the bucket goes at once, then the
+	 * first 1-unit I/O in debt waits exactly 100 ms.
+	 */
+	srv->enforce = true;
+	delay = 0;
+	for (i = 0; i < 4 && !delay; i++) {
+		delay = sqos_io_admit(o, 8192, &io);
+		sqos_io_done(&io);
+	}
+	KUNIT_EXPECT_EQ(test, delay, 100 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_GE(test, i, 2);
+	KUNIT_EXPECT_LE(test, i, 3);
+
+	srv->enabled = false;
+	KUNIT_EXPECT_EQ(test, sqos_io_admit(o, 1 << 30, &io), 0ULL);
+	KUNIT_EXPECT_NULL(test, io.flow);
+	sqos_io_done(&io);
+	KUNIT_EXPECT_EQ(test, f->started, 100ULL + i);
+	srv->enabled = true;
+}
+
+/* The table of sqos_get_ops() is complete and is the exported functions */
+static void sqos_ops_table(struct kunit *test)
+{
+	const struct sqos_ops *ops = sqos_get_ops();
+
+	KUNIT_ASSERT_NOT_NULL(test, ops);
+	KUNIT_EXPECT_TRUE(test, ops->enabled == sqos_enabled);
+	KUNIT_EXPECT_TRUE(test, ops->open_alloc == sqos_open_alloc);
+	KUNIT_EXPECT_TRUE(test, ops->open_release == sqos_open_release);
+	KUNIT_EXPECT_TRUE(test, ops->control == sqos_control);
+	KUNIT_EXPECT_TRUE(test, ops->io_admit == sqos_io_admit);
+	KUNIT_EXPECT_TRUE(test, ops->io_done == sqos_io_done);
+	KUNIT_EXPECT_TRUE(test, ops->request_decode == sqos_request_decode);
+	KUNIT_EXPECT_TRUE(test, ops->client_flow_init == sqos_client_flow_init);
+	KUNIT_EXPECT_TRUE(test, ops->client_build_request == sqos_client_build_request);
+	KUNIT_EXPECT_TRUE(test, ops->client_handle_response == sqos_client_handle_response);
+	KUNIT_EXPECT_TRUE(test, ops->client_timer_options == sqos_client_timer_options);
+	KUNIT_EXPECT_TRUE(test, ops->client_io_start == sqos_client_io_start);
+	KUNIT_EXPECT_TRUE(test, ops->client_io_done == sqos_client_io_done);
+}
+
 static struct kunit_case sqos_limiter_cases[] = {
 	KUNIT_CASE_PARAM(sqos_limiter_10x_for_60s, sql_gen_params),
 	KUNIT_CASE(sqos_limiter_idle_burst),
@@ -299,6 +382,8 @@ static struct kunit_case sqos_limiter_cases[] = {
 	KUNIT_CASE(sqos_limiter_extremes),
 	KUNIT_CASE(sqos_meter_windows),
 	KUNIT_CASE(sqos_server_io_path_10x),
+	KUNIT_CASE(sqos_server_io_switches),
+	KUNIT_CASE(sqos_ops_table),
 	{}
 };
 

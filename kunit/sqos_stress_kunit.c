@@ -5,7 +5,7 @@
  * request fed to two identical servers, one from an exact-size buffer and
  * one followed by 0xff bytes, must give identical results, so a read past
  * RequestSize would show), flow and open lifetime under many random
- * operations, and the policy store with its command parser.
+ * operations, and the policy store.
  *
  * Locking: single-threaded tests on private servers with fake clocks.
  */
@@ -461,73 +461,6 @@ static void sqos_lifecycle_io_pins_flow(struct kunit *test)
 	sqos_io_done(&io);
 }
 
-struct sqp_case {
-	const char *line;
-	int want;
-	enum sqos_policy_op op;
-	u64 max;
-	u64 min;
-};
-
-#define SQP_GUID "04b4f24e-b3e9-4594-adaa-e327528de54b"
-/* 32 spaces: four make a line longer than the parser's 127 characters */
-#define SQP_PAD "                                "
-
-static const struct sqp_case sqp_cases[] = {
-	{ "set " SQP_GUID " 100", 0, SQOS_POLICY_OP_SET, 100, 0 },
-	{ "set " SQP_GUID " 100 5", 0, SQOS_POLICY_OP_SET, 100, 5 },
-	{ "  set\t" SQP_GUID "  0x64   7 ", 0, SQOS_POLICY_OP_SET, 100, 7 },
-	{ "set " SQP_GUID " 0 1000000000", 0, SQOS_POLICY_OP_SET, 0,
-	  1000000000 },
-	{ "set " SQP_GUID " 1000000000 1000000000", 0, SQOS_POLICY_OP_SET,
-	  1000000000, 1000000000 },
-	{ "del " SQP_GUID, 0, SQOS_POLICY_OP_DEL, 0, 0 },
-	{ "clear", 0, SQOS_POLICY_OP_CLEAR, 0, 0 },
-	{ "", -EINVAL },
-	{ "   ", -EINVAL },
-	{ "set", -EINVAL },
-	{ "set " SQP_GUID, -EINVAL },
-	{ "set " SQP_GUID " 1 2 3", -EINVAL },
-	{ "set " SQP_GUID " -1", -EINVAL },
-	{ "set " SQP_GUID " 1000000001", -EINVAL },
-	{ "set " SQP_GUID " 10 11", -EINVAL },
-	{ "set " SQP_GUID " 10 abc", -EINVAL },
-	{ "set " SQP_GUID "0 1", -EINVAL },
-	{ "set 04b4f24e-b3e9-4594-adaa-e327528de54 1", -EINVAL },
-	{ "set 04b4f24e+b3e9-4594-adaa-e327528de54b 1", -EINVAL },
-	{ "set 00000000-0000-0000-0000-000000000000 1", -EINVAL },
-	{ "del", -EINVAL },
-	{ "del " SQP_GUID " 1", -EINVAL },
-	{ "clear now", -EINVAL },
-	{ "frob " SQP_GUID " 1", -EINVAL },
-	{ "set " SQP_GUID " 1" SQP_PAD SQP_PAD SQP_PAD SQP_PAD, -EINVAL },
-};
-
-static void sqp_desc(const struct sqp_case *c, char *desc)
-{
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "\"%.60s\"", c->line);
-}
-
-KUNIT_ARRAY_PARAM(sqp, sqp_cases, sqp_desc);
-
-/* The debugfs command parser */
-static void sqos_policy_parser(struct kunit *test)
-{
-	const struct sqp_case *c = test->param_value;
-	guid_t want = SQT_POLICY_ID;
-	struct sqos_policy_cmd cmd;
-
-	KUNIT_ASSERT_EQ(test, sqos_policy_parse(c->line, &cmd), c->want);
-	if (c->want)
-		return;
-	KUNIT_EXPECT_EQ(test, cmd.op, c->op);
-	if (c->op == SQOS_POLICY_OP_CLEAR)
-		return;
-	KUNIT_EXPECT_TRUE(test, guid_equal(&cmd.id, &want));
-	KUNIT_EXPECT_EQ(test, cmd.max_iops, c->max);
-	KUNIT_EXPECT_EQ(test, cmd.min_iops, c->min);
-}
-
 /* The store itself: set, replace, get, delete, clear */
 static void sqos_policy_store(struct kunit *test)
 {
@@ -590,7 +523,6 @@ static struct kunit_suite sqos_lifecycle_suite = {
 };
 
 static struct kunit_case sqos_policy_cases[] = {
-	KUNIT_CASE_PARAM(sqos_policy_parser, sqp_gen_params),
 	KUNIT_CASE(sqos_policy_store),
 	{}
 };

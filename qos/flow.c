@@ -91,6 +91,7 @@ struct sqos_server *sqos_server_create(void)
 	hash_init(srv->flows);
 	hash_init(srv->policies);
 	srv->enabled = true;
+	srv->enforce = true;
 	srv->ttl_ms = 4000;
 	srv->window_ms = 1000;
 	srv->burst_ms = 250;
@@ -624,7 +625,9 @@ EXPORT_SYMBOL_NS_GPL(sqos_control, SQOS_NS);
  *
  * Charges the I/O to the open's flow, if any. QoS never fails an I/O; it
  * only says how long to hold it back so that the flow's initiation rate
- * stays at or under its MaximumIoRate.
+ * stays at or under its MaximumIoRate. With Storage QoS disabled the I/O
+ * is not accounted at all; with enforcement off (configfs ``enforce``) it
+ * is accounted but never delayed.
  *
  * Context: any context but NMI.
  * Return: the time in ns the caller must wait before issuing the I/O.
@@ -636,6 +639,8 @@ u64 sqos_io_admit(struct sqos_open *open, u64 bytes, struct sqos_io *io)
 	u64 now, units, delay;
 
 	memset(io, 0, sizeof(*io));
+	if (!READ_ONCE(open->srv->enabled))
+		return 0;
 	rcu_read_lock();
 	for (;;) {
 		f = rcu_dereference(open->flow);
@@ -651,7 +656,9 @@ u64 sqos_io_admit(struct sqos_open *open, u64 bytes, struct sqos_io *io)
 	now = sqos_now(f->srv);
 	units = sqos_normalize(bytes, f->base_io_size);
 	spin_lock_irqsave(&f->lock, flags);
-	delay = sqos_limiter_admit(&f->lim, units, now);
+	delay = 0;
+	if (READ_ONCE(f->srv->enforce))
+		delay = sqos_limiter_admit(&f->lim, units, now);
 	sqos_meter_arrive(&f->meter, units, now);
 	f->started++;
 	f->started_units = sqos_sat_add(f->started_units, units);
@@ -871,8 +878,9 @@ void sqos_server_show_stats(struct sqos_server *srv, struct seq_file *s)
 	policies = srv->nr_policies;
 	spin_unlock_irqrestore(&srv->lock, flags);
 
-	seq_printf(s, "enabled=%d flows=%u opens=%u policies=%u\n",
-		   READ_ONCE(srv->enabled), flows, opens, policies);
+	seq_printf(s, "enabled=%d flows=%u opens=%u policies=%u enforce=%d\n",
+		   READ_ONCE(srv->enabled), flows, opens, policies,
+		   READ_ONCE(srv->enforce));
 	for (i = 0; i < SQOS_NT_IDX_MAX; i++)
 		seq_printf(s, "control_%s=%lld\n", names[i],
 			   atomic64_read(&srv->nt_count[i]));

@@ -6,8 +6,10 @@
  *
  * Locking: sqos_global is set once in sqos_init() before anything can use
  * it and cleared in sqos_exit() after every user is gone (modules that call
- * the API depend on sqos.ko, so they are unloaded first). Everything else
- * is locked by flow.c and policy.c.
+ * the API depend on sqos.ko, and modules bound through sqos_get_ops() hold
+ * a reference on it, so they are gone first). Everything else is locked by
+ * flow.c and policy.c; the run-time settings (configfs.c) are single words
+ * read with READ_ONCE().
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -19,7 +21,11 @@
 
 static bool enable = true;
 module_param(enable, bool, 0444);
-MODULE_PARM_DESC(enable, "Support Storage QoS at load (debugfs sqos/enabled changes it later)");
+MODULE_PARM_DESC(enable, "Support Storage QoS at load (configfs sqos/enabled changes it later)");
+
+static bool enforce = true;
+module_param(enforce, bool, 0444);
+MODULE_PARM_DESC(enforce, "Delay I/O to hold flows to their MaximumIoRate (configfs sqos/enforce changes it later)");
 
 static uint ttl_ms = 4000;
 module_param(ttl_ms, uint, 0444);
@@ -39,6 +45,23 @@ MODULE_PARM_DESC(capacity_iops, "Normalized IOPS the storage can guarantee; 0 = 
 
 struct sqos_server *sqos_global;
 EXPORT_SYMBOL_IF_KUNIT(sqos_global);
+
+/**
+ * sqos_enabled() - is Storage QoS supported right now
+ *
+ * An SMB server that finds it disabled answers FSCTL_STORAGE_QOS_CONTROL
+ * as it would without sqos.ko (our ksmbd build: STATUS_NOT_SUPPORTED) and
+ * need not allocate per-open state; sqos_control() itself answers
+ * STATUS_INVALID_DEVICE_REQUEST then.
+ *
+ * Context: any context.
+ * Return: the configfs (or module parameter) setting ``enabled``.
+ */
+bool sqos_enabled(void)
+{
+	return READ_ONCE(sqos_global->enabled);
+}
+EXPORT_SYMBOL_NS_GPL(sqos_enabled, SQOS_NS);
 
 /**
  * sqos_open_alloc() - allocate per-open Storage QoS state
@@ -96,19 +119,61 @@ int sqos_policy_get(const guid_t *id, u64 *max_iops, u64 *min_iops)
 }
 EXPORT_SYMBOL_NS_GPL(sqos_policy_get, SQOS_NS);
 
+static const struct sqos_ops sqos_ops = {
+	.enabled = sqos_enabled,
+	.open_alloc = sqos_open_alloc,
+	.open_release = sqos_open_release,
+	.control = sqos_control,
+	.io_admit = sqos_io_admit,
+	.io_done = sqos_io_done,
+	.request_decode = sqos_request_decode,
+	.client_flow_init = sqos_client_flow_init,
+	.client_build_request = sqos_client_build_request,
+	.client_handle_response = sqos_client_handle_response,
+	.client_timer_options = sqos_client_timer_options,
+	.client_io_start = sqos_client_io_start,
+	.client_io_done = sqos_client_io_done,
+};
+
+/**
+ * sqos_get_ops() - the entry points of sqos.ko as a table
+ *
+ * For modules that must work without sqos.ko and so do not link against
+ * it: ``get = symbol_get(sqos_get_ops)`` takes a reference on sqos.ko
+ * (NULL if it is not loaded), ``get()`` returns the table, and
+ * ``symbol_put(sqos_get_ops)`` drops the reference once nothing obtained
+ * through the table (opens, flows, in-flight I/O) is left.
+ *
+ * Context: any context.
+ * Return: the table; it lives as long as the module.
+ */
+const struct sqos_ops *sqos_get_ops(void)
+{
+	return &sqos_ops;
+}
+EXPORT_SYMBOL_NS_GPL(sqos_get_ops, SQOS_NS);
+
 static int __init sqos_init(void)
 {
 	struct sqos_server *srv;
+	int ret;
 
 	srv = sqos_server_create();
 	if (!srv)
 		return -ENOMEM;
 	srv->enabled = enable;
+	srv->enforce = enforce;
 	srv->ttl_ms = ttl_ms;
 	srv->window_ms = window_ms;
 	srv->burst_ms = burst_ms;
 	srv->capacity_iops = capacity_iops;
 	sqos_global = srv;
+	ret = sqos_configfs_init(srv);
+	if (ret) {
+		sqos_global = NULL;
+		sqos_server_destroy(srv);
+		return ret;
+	}
 	sqos_debugfs_init(srv);
 	pr_info("MS-SQOS Storage QoS ready (%s)\n",
 		enable ? "enabled" : "disabled");
@@ -118,6 +183,7 @@ static int __init sqos_init(void)
 static void __exit sqos_exit(void)
 {
 	sqos_debugfs_exit();
+	sqos_configfs_exit();
 	sqos_server_destroy(sqos_global);
 	sqos_global = NULL;
 	/* Flows are freed with kfree_rcu(); nothing of ours runs after this. */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * policy.c - the policy store of sqos.ko: PolicyID -> {maximum, minimum}
- * normalized IOPS, configured at run time through debugfs (the "policies"
- * file, see debugfs.c) or by other kernel code (sqos_policy_set()).
+ * normalized IOPS, configured at run time through configfs (policies/, see
+ * configfs.c) or by other kernel code (sqos_policy_set()).
  *
  * A flow whose PolicyID is set takes its MaximumIoRate/MinimumIoRate from
  * the store; a flow whose PolicyID is unknown reports the status
@@ -13,13 +13,11 @@
  * Locking: the store lives in sqos_server and is protected by
  * sqos_server.lock (a spinlock taken with irqsave, see flow.c). New entries
  * are allocated before the lock is taken; lookups are done with the lock
- * held. sqos_policy_parse() is pure.
+ * held.
  */
-#include <linux/ctype.h>
 #include <linux/errno.h>
 #include <linux/export.h>
 #include <linux/jhash.h>
-#include <linux/kstrtox.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -194,83 +192,6 @@ int sqos_server_policy_get(struct sqos_server *srv, const guid_t *id,
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(sqos_server_policy_get);
-
-/* Next whitespace-separated token of *s, NUL-terminated in place. */
-static char *sqos_next_token(char **s)
-{
-	char *t = skip_spaces(*s);
-	char *e = t;
-
-	if (!*t)
-		return NULL;
-	while (*e && !isspace(*e))
-		e++;
-	if (*e)
-		*e++ = '\0';
-	*s = e;
-	return t;
-}
-
-/**
- * sqos_policy_parse() - parse one policy-store command
- * @line: one line, without the newline; at most 127 characters are read
- * @cmd: the parsed command
- *
- * Commands:
- *
- * - ``set <PolicyID> <max_iops> [<min_iops>]``: add or replace an entry;
- *   <min_iops> defaults to 0
- * - ``del <PolicyID>``: remove an entry
- * - ``clear``: remove every entry
- *
- * <PolicyID> is a GUID in the usual 36-character form, as %pUl prints it.
- * The values are decimal (or 0x hexadecimal) and are range-checked with
- * sqos_policy_check().
- *
- * Return: 0, or -EINVAL for anything else.
- */
-int sqos_policy_parse(const char *line, struct sqos_policy_cmd *cmd)
-{
-	char buf[128];
-	char *s = buf, *tok, *arg;
-
-	memset(cmd, 0, sizeof(*cmd));
-	if (strscpy(buf, line, sizeof(buf)) < 0)
-		return -EINVAL;
-
-	tok = sqos_next_token(&s);
-	if (!tok)
-		return -EINVAL;
-	if (!strcmp(tok, "clear")) {
-		cmd->op = SQOS_POLICY_OP_CLEAR;
-		return sqos_next_token(&s) ? -EINVAL : 0;
-	}
-	if (!strcmp(tok, "set"))
-		cmd->op = SQOS_POLICY_OP_SET;
-	else if (!strcmp(tok, "del"))
-		cmd->op = SQOS_POLICY_OP_DEL;
-	else
-		return -EINVAL;
-
-	arg = sqos_next_token(&s);
-	if (!arg || strlen(arg) != UUID_STRING_LEN || guid_parse(arg, &cmd->id))
-		return -EINVAL;
-	if (guid_is_null(&cmd->id))
-		return -EINVAL;
-
-	if (cmd->op == SQOS_POLICY_OP_SET) {
-		arg = sqos_next_token(&s);
-		if (!arg || kstrtou64(arg, 0, &cmd->max_iops))
-			return -EINVAL;
-		arg = sqos_next_token(&s);
-		if (arg && kstrtou64(arg, 0, &cmd->min_iops))
-			return -EINVAL;
-		if (sqos_policy_check(&cmd->id, cmd->max_iops, cmd->min_iops))
-			return -EINVAL;
-	}
-	return sqos_next_token(&s) ? -EINVAL : 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(sqos_policy_parse);
 
 /**
  * sqos_server_show_policies() - list the store, one entry per line

@@ -85,27 +85,6 @@ struct sqos_policy {
 	u64 min_iops;
 };
 
-/* What a line written to the debugfs "policies" file asks for */
-enum sqos_policy_op {
-	SQOS_POLICY_OP_SET,
-	SQOS_POLICY_OP_DEL,
-	SQOS_POLICY_OP_CLEAR,
-};
-
-/**
- * struct sqos_policy_cmd - a parsed policy-store command
- * @op: what to do
- * @id: PolicyID (SET and DEL)
- * @max_iops: maximum (SET)
- * @min_iops: minimum (SET)
- */
-struct sqos_policy_cmd {
-	enum sqos_policy_op op;
-	guid_t id;
-	u64 max_iops;
-	u64 min_iops;
-};
-
 /**
  * struct sqos_flow - a logical flow on the server (MS-SQOS 3.2.1.3)
  * @node: link in sqos_server.flows (srv->lock)
@@ -212,7 +191,11 @@ enum sqos_nt_index {
  * @nr_opens: opens allocated and not released
  * @nr_policies: entries in @policies
  * @enabled: Storage QoS supported; when false every control request fails
- *	with STATUS_INVALID_DEVICE_REQUEST (READ_ONCE, no lock)
+ *	with STATUS_INVALID_DEVICE_REQUEST and I/O is neither delayed nor
+ *	accounted (READ_ONCE, no lock)
+ * @enforce: delay I/O to hold flows to their MaximumIoRate; when false
+ *	I/O is still accounted (status, counters) but never delayed
+ *	(READ_ONCE, no lock)
  * @ttl_ms: TimeToLive returned by GET_STATUS (READ_ONCE)
  * @capacity_iops: rate the storage can guarantee; a flow whose minimum is
  *	above it is reported as ConfigurationMismatch. 0 = unknown (READ_ONCE)
@@ -230,6 +213,7 @@ struct sqos_server {
 	unsigned int nr_opens;
 	unsigned int nr_policies;
 	bool enabled;
+	bool enforce;
 	u32 ttl_ms;
 	u64 capacity_iops;
 	u32 window_ms;
@@ -260,11 +244,25 @@ int sqos_server_policy_delete(struct sqos_server *srv, const guid_t *id);
 void sqos_server_policy_clear(struct sqos_server *srv);
 int sqos_server_policy_get(struct sqos_server *srv, const guid_t *id,
 			   u64 *max_iops, u64 *min_iops);
-int sqos_policy_parse(const char *line, struct sqos_policy_cmd *cmd);
 void sqos_server_show_policies(struct sqos_server *srv, struct seq_file *s);
 /* called by policy.c with srv->lock held */
 void sqos_server_policy_changed(struct sqos_server *srv, const guid_t *id);
 void sqos_flow_resolve(struct sqos_flow *flow);
+
+/* configfs.c: only when built with configfs (see qos/Kbuild) */
+#ifdef SQOS_CONFIGFS
+int sqos_configfs_init(struct sqos_server *srv);
+void sqos_configfs_exit(void);
+#else
+static inline int sqos_configfs_init(struct sqos_server *srv)
+{
+	return 0;
+}
+
+static inline void sqos_configfs_exit(void)
+{
+}
+#endif
 
 /* debugfs.c */
 int sqos_debugfs_init(struct sqos_server *srv);

@@ -134,10 +134,10 @@ main() {
 	mkdir -p "$stage/fs/nls"
 	cp "$ksrc/fs/nls/nls_ucs2_utils.h" "$ksrc/fs/nls/nls_ucs2_data.h" \
 		"$stage/fs/nls/"
-	cp "$shim/client/smbdirect.c" "$shim/client/smbdirect.h" \
-		"$stage/fs/smb/client/"
-	cp "$shim/server/transport_rdma.c" "$shim/server/transport_rdma.h" \
-		"$stage/fs/smb/server/"
+	# The shims, and the files of our own they add (the Storage QoS glue,
+	# ksmbd_sqos.c and cifs_sqos.c, called from the patches below).
+	cp "$shim"/client/*.[ch] "$stage/fs/smb/client/"
+	cp "$shim"/server/*.[ch] "$stage/fs/smb/server/"
 	local p
 	for p in "$shim"/*.patch; do
 		[ -e "$p" ] || continue
@@ -164,14 +164,18 @@ EOF
 		CONFIG_CIFS=m CONFIG_SMB_SERVER=m
 		CONFIG_CIFS_SMB_DIRECT=y CONFIG_SMB_SERVER_SMBDIRECT=y)
 	local log="$out/build.log"
-	# The shims alone with W=1, and sparse if installed (cifs's and ksmbd's
+	# Our files alone with W=1, and sparse if installed (cifs's and ksmbd's
 	# own sources are not W=1 clean, and the kernel may turn warnings into
 	# errors)... make's own note about a forced -j under DKMS's make is
 	# not a compiler warning.
 	local check=()
 	command -v sparse >/dev/null && check=(C=1)
 	say "checking the $kver shims with W=1${check:+ and sparse} against $krel"
-	if ! "${kmake[@]}" W=1 "${check[@]}" client/smbdirect.o server/transport_rdma.o \
+	local own=() f
+	for f in "$shim"/client/*.c "$shim"/server/*.c; do
+		own+=("$(basename "$(dirname "$f")")/$(basename "$f" .c).o")
+	done
+	if ! "${kmake[@]}" W=1 "${check[@]}" "${own[@]}" \
 		>"$log" 2>&1 || grep -E 'warning:|error:' "$log" |
 		grep -v '^make\[[0-9]*\]: warning: -j' >&2; then
 		cat "$log" >&2

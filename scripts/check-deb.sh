@@ -7,7 +7,7 @@
 #      and dh_dkms, and lintian reports no error (scripts/deb.sh);
 #   3. `dpkg-deb -c`: smbdirect-dkms holds exactly the module sources DKMS
 #      needs under /usr/src/smbdirect-<version> (no tests, no tools) and
-#      smbdirect-tools holds smbdctl and its manual page;
+#      smbdirect-tools holds smbdctl and sqos-ctl with their manual pages;
 #   4. `dkms add` and `dkms build` of the packaged sources against the test
 #      kernel's build tree (scripts/kernel.sh plain) build smbdirect.ko,
 #      sqos.ko and our cifs.ko and ksmbd.ko (the kernel's fs/smb sources are
@@ -50,7 +50,8 @@ main() {
 	echo "$got" | grep -qE '/(kunit|tests|tools)/' && die "smbdirect-dkms ships tests or tools"
 	deb="$SMBD_OUT/deb/smbdirect-tools_${ver}_amd64.deb"
 	got=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { print $6 }' | sed 's|^\./||' | LC_ALL=C sort)
-	want=$(printf '%s\n' usr/sbin/smbdctl usr/share/man/man8/smbdctl.8.gz \
+	want=$(printf '%s\n' usr/sbin/smbdctl usr/sbin/sqos-ctl usr/share/man/man8/smbdctl.8.gz \
+		usr/share/man/man8/sqos-ctl.8.gz \
 		usr/share/doc/smbdirect-tools/changelog.gz \
 		usr/share/doc/smbdirect-tools/copyright | LC_ALL=C sort)
 	if [ "$got" != "$want" ]; then

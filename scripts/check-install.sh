@@ -62,7 +62,9 @@ main() {
 lib/modules/$krel/updates/smbdirect/qos/sqos.ko.xz
 lib/modules/$krel/updates/smbdirect/smbdirect/smbdirect.ko.xz
 usr/local/sbin/smbdctl
+usr/local/sbin/sqos-ctl
 usr/local/share/man/man8/smbdctl.8
+usr/local/share/man/man8/sqos-ctl.8
 EOF
 	xz -dc "$root/lib/modules/$krel/updates/smbdirect/smbdirect/smbdirect.ko.xz" \
 		>"$t/installed.ko"

@@ -13,7 +13,7 @@
 #                     (default: KDIR's release, else uname -r)
 #   INSTALL_MOD_PATH  root of the module tree (default DESTDIR)
 #   DESTDIR           staging root of everything else (default /)
-#   PREFIX            smbdctl goes to DESTDIR/PREFIX/sbin (default /usr/local)
+#   PREFIX            smbdctl and sqos-ctl go to DESTDIR/PREFIX/sbin (default /usr/local)
 #   SMB_MODULES       the external-module tree (M= directory) of our builds of
 #                     cifs.ko and ksmbd.ko for this kernel (the shims); default
 #                     out/smb-<release>/fs/smb when it holds them
@@ -30,6 +30,7 @@
 #                                                 "override" lines that rank
 #                                                 ours above the kernel's own
 #   <PREFIX>/sbin/smbdctl, <PREFIX>/share/man/man8/smbdctl.8
+#   <PREFIX>/sbin/sqos-ctl, <PREFIX>/share/man/man8/sqos-ctl.8
 # depmod runs when the module tree is an installed kernel's (it has a
 # modules.dep): on the running system, or a full root given as DESTDIR. A
 # staging DESTDIR of a package gets no module index; its package runs depmod.
@@ -65,12 +66,14 @@ main() {
 	local conf="$destdir/etc/depmod.d/smbdirect-$krel.conf"
 	local tool="$destdir$prefix/sbin/smbdctl"
 	local man="$destdir$prefix/share/man/man8/smbdctl.8"
+	local sqosctl="$destdir$prefix/sbin/sqos-ctl"
+	local sqosman="$destdir$prefix/share/man/man8/sqos-ctl.8"
 
 	if [ "$action" = uninstall ]; then
 		say "removing smbdirect from $moddir"
 		rm -rf "$ourdir"
 		rmdir "$moddir/updates" 2>/dev/null || true
-		rm -f "$conf" "$tool" "$man"
+		rm -f "$conf" "$tool" "$man" "$sqosctl" "$sqosman"
 		run_depmod "$modroot" "$krel" "$destdir"
 		return 0
 	fi
@@ -86,7 +89,7 @@ main() {
 		die "$moddir/kernel has an in-tree smbdirect module; ours would shadow it"
 	fi
 	local m
-	for m in smbdirect/smbdirect.ko qos/sqos.ko tools/smbdctl/smbdctl; do
+	for m in smbdirect/smbdirect.ko qos/sqos.ko tools/smbdctl/smbdctl tools/sqos-ctl/sqos-ctl; do
 		[ -f "$SMBD_TOP/$m" ] || die "$m is not built: run make first"
 	done
 	local vermagic
@@ -131,12 +134,16 @@ main() {
 
 	install -D -m 755 "$SMBD_TOP/tools/smbdctl/smbdctl" "$tool"
 	install -D -m 644 "$SMBD_TOP/tools/smbdctl/smbdctl.8" "$man"
+	install -D -m 755 "$SMBD_TOP/tools/sqos-ctl/sqos-ctl" "$sqosctl"
+	install -D -m 644 "$SMBD_TOP/tools/sqos-ctl/sqos-ctl.8" "$sqosman"
 	run_depmod "$modroot" "$krel" "$destdir"
 	say "installed for $krel:"
 	(cd "$moddir" && find updates/smbdirect -type f | LC_ALL=C sort | sed 's/^/    /') >&2
 	[ ${#ranked[@]} -eq 0 ] || echo "    $conf" >&2
 	echo "    $tool" >&2
 	echo "    $man" >&2
+	echo "    $sqosctl" >&2
+	echo "    $sqosman" >&2
 }
 
 # modules_install KDIR M ROOT MODULE...: kbuild's modules_install of the

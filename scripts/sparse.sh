@@ -11,8 +11,14 @@ kdir=${KDIR:-$("$SMBD_TOP/scripts/kernel.sh" plain)}
 bdir="$SMBD_OUT/build-sparse"
 mkdir -p "$bdir"
 smbd_sync_src "$bdir/src" "$kdir"
+# sqos.ko's configfs tree too, on a kernel without configfs
+# (scripts/build-configfs.sh).
+cfs=$("$SMBD_TOP/scripts/build-configfs.sh" "$kdir" "$bdir/configfs")
+cfs_args=()
+[ -z "$cfs" ] || cfs_args=(SQOS_CONFIGFS=1 KBUILD_EXTRA_SYMBOLS="$cfs/Module.symvers")
 log="$bdir/sparse.log"
-if ! make -C "$kdir" M="$bdir/src" W=1 C=2 SMBDX_TESTS=1 -j"$SMBD_JOBS" modules >"$log" 2>&1; then
+if ! make -C "$kdir" M="$bdir/src" W=1 C=2 SMBDX_TESTS=1 "${cfs_args[@]}" -j"$SMBD_JOBS" modules \
+	>"$log" 2>&1; then
 	cat "$log"
 	die "build with sparse failed"
 fi

@@ -71,13 +71,25 @@ main() {
 	# Our modules, built out of tree in a copy of the sources per kernel, so
 	# builds against the two kernels never share objects.
 	bdir="$SMBD_OUT/build-$variant"
+	# A test kernel without configfs gets the kernel's own as a module of
+	# ours, for sqos.ko's configfs tree (scripts/build-configfs.sh).
+	cfs_args=()
+	cfs_ko=
+	if ! grep -Eq '^CONFIG_CONFIGFS_FS=(y|m)$' "$kdir/.config"; then
+		cfs_ko="$bdir/configfs/configfs.ko"
+		cfs_args=(SQOS_CONFIGFS=1 KBUILD_EXTRA_SYMBOLS="$bdir/configfs/Module.symvers")
+	fi
 	if [ "$build" -eq 1 ]; then
 		mkdir -p "$bdir"
 		smbd_sync_src "$bdir/src" "$kdir"
+		if [ -n "$cfs_ko" ]; then
+			"$SMBD_TOP/scripts/build-configfs.sh" "$kdir" "$bdir/configfs" >/dev/null ||
+				die "configfs.ko did not build"
+		fi
 		say "building modules against $krel"
 		# SMBDX_TESTS=1: the KUnit suites and the test modules too.
-		if ! make -C "$kdir" M="$bdir/src" W=1 SMBDX_TESTS=1 -j"$SMBD_JOBS" modules \
-			>"$outdir/build.log" 2>&1; then
+		if ! make -C "$kdir" M="$bdir/src" W=1 SMBDX_TESTS=1 "${cfs_args[@]}" \
+			-j"$SMBD_JOBS" modules >"$outdir/build.log" 2>&1; then
 			cat "$outdir/build.log" >&2
 			die "module build failed"
 		fi
@@ -91,11 +103,13 @@ main() {
 			cat "$outdir/build.log" >&2
 			die "cifs/ksmbd build failed"
 		fi
-		# smbdctl, the admin command, built as `make` builds it.
-		if ! make -C "$bdir/src/tools/smbdctl" >"$outdir/smbdctl.log" 2>&1 ||
-			grep -E 'warning:|error:' "$outdir/smbdctl.log" >&2; then
-			die "smbdctl did not build cleanly (see $outdir/smbdctl.log)"
-		fi
+		# smbdctl and sqos-ctl, the admin commands, built as `make` builds them.
+		for t in smbdctl sqos-ctl; do
+			if ! make -C "$bdir/src/tools/$t" >"$outdir/$t.log" 2>&1 ||
+				grep -E 'warning:|error:' "$outdir/$t.log" >&2; then
+				die "$t did not build cleanly (see $outdir/$t.log)"
+			fi
+		done
 	fi
 	# The modules the build made, as kbuild lists them: the copy may still
 	# hold modules that an older layout of the tree built elsewhere.
@@ -103,7 +117,7 @@ main() {
 	mapfile -t kos < <(awk -v d="$bdir/src" '{ sub(/\.o$/, ".ko"); print (/^\// ? "" : d "/") $0 }' \
 		"$bdir/src/modules.order" | LC_ALL=C sort)
 	smbkos=("$bdir/smb/fs/smb/client/cifs.ko" "$bdir/smb/fs/smb/server/ksmbd.ko")
-	for ko in "${smbkos[@]}"; do
+	for ko in "${smbkos[@]}" ${cfs_ko:+"$cfs_ko"}; do
 		[ -f "$ko" ] || die "no $ko"
 	done
 
@@ -123,7 +137,7 @@ main() {
 	cp -a "$kdir/modroot/lib/modules/$krel" "$stage/lib/modules/"
 	rm -f "$stage/lib/modules/$krel/build" "$stage/lib/modules/$krel/source"
 	mkdir -p "$stage/lib/modules/$krel/extra" "$stage/lib/modules/$krel/updates"
-	cp "${kos[@]}" "$stage/lib/modules/$krel/extra/"
+	cp "${kos[@]}" ${cfs_ko:+"$cfs_ko"} "$stage/lib/modules/$krel/extra/"
 	# Our cifs and ksmbd go where an installation puts them: depmod ranks
 	# updates/ above the kernel's own (kernel/fs/smb/...), so modprobe
 	# loads ours; the stock ones stay loadable by path.
@@ -135,6 +149,7 @@ main() {
 		"$bdir/src/scripts/install.sh" install >>"$outdir/build.log" 2>&1 ||
 		die "make install into the VM's staging failed (see $outdir/build.log)"
 	install -D -m 755 "$bdir/src/tools/smbdctl/smbdctl" "$stage/usr/sbin/smbdctl"
+	install -D -m 755 "$bdir/src/tools/sqos-ctl/sqos-ctl" "$stage/usr/sbin/sqos-ctl"
 	(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet) \
 		>"$outdir/run.cpio"
 	cat "$base" "$outdir/run.cpio" >"$outdir/initrd.cpio"

@@ -310,6 +310,7 @@ struct sqos_flow_stats {
 	u64 delay_ns;
 };
 
+bool sqos_enabled(void);
 struct sqos_open *sqos_open_alloc(gfp_t gfp);
 void sqos_open_release(struct sqos_open *open);
 u32 sqos_control(struct sqos_open *open, const void *in, u32 in_len,
@@ -391,5 +392,56 @@ u32 sqos_client_timer_options(struct sqos_client_flow *cf, u64 now_ns);
 u64 sqos_client_io_start(struct sqos_client_flow *cf, u64 bytes, u64 now_ns);
 void sqos_client_io_done(struct sqos_client_flow *cf, u64 latency_100ns,
 			 u64 lower_latency_100ns);
+
+/**
+ * struct sqos_ops - sqos.ko's entry points, for a module bound at run time
+ * @enabled: sqos_enabled()
+ * @open_alloc: sqos_open_alloc()
+ * @open_release: sqos_open_release()
+ * @control: sqos_control()
+ * @io_admit: sqos_io_admit()
+ * @io_done: sqos_io_done()
+ * @request_decode: sqos_request_decode()
+ * @client_flow_init: sqos_client_flow_init()
+ * @client_build_request: sqos_client_build_request()
+ * @client_handle_response: sqos_client_handle_response()
+ * @client_timer_options: sqos_client_timer_options()
+ * @client_io_start: sqos_client_io_start()
+ * @client_io_done: sqos_client_io_done()
+ *
+ * An SMB server or client that must keep working without sqos.ko (our
+ * ksmbd and cifs builds, shim/6.12) does not link against it: it takes
+ * ``symbol_get(sqos_get_ops)``, which holds a reference on sqos.ko until
+ * the matching symbol_put(), and calls through this table. The functions
+ * behave exactly as the exported ones of the same name.
+ */
+struct sqos_ops {
+	bool (*enabled)(void);
+	struct sqos_open *(*open_alloc)(gfp_t gfp);
+	void (*open_release)(struct sqos_open *open);
+	u32 (*control)(struct sqos_open *open, const void *in, u32 in_len,
+		       void *out, u32 max_out, u32 *out_len);
+	u64 (*io_admit)(struct sqos_open *open, u64 bytes, struct sqos_io *io);
+	void (*io_done)(struct sqos_io *io);
+	int (*request_decode)(const void *buf, size_t len,
+			      struct sqos_request *req);
+	void (*client_flow_init)(struct sqos_client_flow *cf,
+				 const guid_t *flow_id, u64 now_ns);
+	int (*client_build_request)(struct sqos_client_flow *cf,
+				    const struct sqos_client_args *args,
+				    void *buf, u32 len, u32 *max_out,
+				    u64 now_ns);
+	int (*client_handle_response)(struct sqos_client_flow *cf,
+				      u32 ntstatus, const void *out,
+				      u32 out_len, u64 now_ns,
+				      struct sqos_response *rsp);
+	u32 (*client_timer_options)(struct sqos_client_flow *cf, u64 now_ns);
+	u64 (*client_io_start)(struct sqos_client_flow *cf, u64 bytes,
+			       u64 now_ns);
+	void (*client_io_done)(struct sqos_client_flow *cf, u64 latency_100ns,
+			       u64 lower_latency_100ns);
+};
+
+const struct sqos_ops *sqos_get_ops(void);
 
 #endif /* _SMBDIRECT_SQOS_H */

@@ -10,6 +10,13 @@
 # and smbdirect's counters of both ends show that the data moved by RDMA
 # read and write, each buffer invalidated by the server.
 #
+# Then Storage QoS (MS-SQOS): a policy of 100 normalized IOPS is set from
+# the shell through configfs, sqos-ctl tags its own handle on the rxe mount
+# with a logical flow and that policy and runs 8 KiB O_DIRECT reads at
+# depth 8 on it, while an untagged handle of the same mount does the same
+# side by side; the flow as the server sees it (debugfs) and its status as
+# the tool gets it (GET_STATUS) are shown.
+#
 # Then the transport on its own, with the smbd_test service: start an echo
 # listener on rxe and on siw, connect to each, move verified messages of
 # several sizes (one byte to the peer's MaxFragmentedSize), and show the
@@ -118,6 +125,46 @@ smb_device() { # smb_device DEV ADDR: mount, copy both ways, show
 	show umount "$SMB_MNT"
 }
 
+SQ_CFG=/sys/kernel/config/sqos
+SQ_POLICY=04b4f24e-b3e9-4594-adaa-e327528de54b
+SQ_FLOW=5c0e9a3e-1d2b-4f6a-8c11-0a0b0c0d0e02
+SQ_SECS=10
+
+sqos_demo() {
+	say "---- Storage QoS (MS-SQOS): a throttled flow beside an untagged handle ----"
+	grep -q ' /sys/kernel/config configfs ' /proc/mounts ||
+		mount -t configfs none /sys/kernel/config || return 1
+	show mkdir "$SQ_CFG/policies/$SQ_POLICY"
+	echo "\$ echo 100 >$SQ_CFG/policies/$SQ_POLICY/max_iops"
+	echo 100 >"$SQ_CFG/policies/$SQ_POLICY/max_iops" || return 1
+	show cat /sys/kernel/debug/sqos/policies
+	_o="rdma,vers=3.1.1,username=demo,password=demo-pass"
+	wait_for 30 mount.cifs "//$RXE_ADDR/share" "$SMB_MNT" -o "$_o" || return 1
+	dd if=/dev/zero of="$SMB_DIR/share/tagged" bs=1M count=64 2>/dev/null || return 1
+	dd if=/dev/zero of="$SMB_DIR/share/free" bs=1M count=64 2>/dev/null || return 1
+	say "two loads for $SQ_SECS s on the same mount (rxe), 8 KiB O_DIRECT reads at depth 8:"
+	echo "\$ sqos-ctl $SMB_MNT/tagged flow $SQ_FLOW + policy $SQ_POLICY + status \\"
+	echo "      load read $SQ_SECS 8192 8 status &"
+	echo "\$ sqos-ctl $SMB_MNT/free load read $SQ_SECS 8192 8 &"
+	sqos-ctl "$SMB_MNT/tagged" flow "$SQ_FLOW" + policy "$SQ_POLICY" + status \
+		load read "$SQ_SECS" 8192 8 status >/tmp/demo-tagged.log 2>&1 &
+	_t=$!
+	sqos-ctl "$SMB_MNT/free" load read "$SQ_SECS" 8192 8 >/tmp/demo-free.log 2>&1 &
+	_f=$!
+	sleep $((SQ_SECS / 2))
+	say "the flow on the server, half-way (/sys/kernel/debug/sqos/flows):"
+	sed 's/^/    /' /sys/kernel/debug/sqos/flows
+	wait "$_t" || { cat /tmp/demo-tagged.log; return 1; }
+	wait "$_f" || { cat /tmp/demo-free.log; return 1; }
+	say "the tagged handle (the flow's status from the tool before and after):"
+	sed 's/^/    /' /tmp/demo-tagged.log
+	say "the untagged handle:"
+	sed 's/^/    /' /tmp/demo-free.log
+	show umount "$SMB_MNT"
+	show rmdir "$SQ_CFG/policies/$SQ_POLICY"
+	rm -f /tmp/demo-tagged.log /tmp/demo-free.log
+}
+
 run() { # run COMMAND...: send one command to smbd_test, show its result
 	echo "\$ echo '$*' >$C"
 	echo "$*" >"$C"
@@ -155,6 +202,8 @@ demo_device() { # demo_device DEV ADDR
 smb_start || { smb_stop; exit 1; }
 smb_device "$RXE_DEV" "$RXE_ADDR" || { smb_stop; exit 1; }
 smb_device "$SIW_DEV" "$SIW_ADDR" || { smb_stop; exit 1; }
+sqos_demo || { umount "$SMB_MNT" 2>/dev/null; rmdir "$SQ_CFG/policies/$SQ_POLICY" 2>/dev/null
+	smb_stop; exit 1; }
 smb_stop
 
 say "---- the transport alone: smbd_test and smbd_rdma_bench ----"

@@ -33,6 +33,7 @@ unload() {
 
 ls "$R$ours"/smbdirect/smbdirect.ko* >/dev/null 2>&1 || fail "nothing staged in $R$ours"
 [ -x "$R/usr/sbin/smbdctl" ] || fail "no staged smbdctl"
+[ -x "$R/usr/sbin/sqos-ctl" ] || fail "no staged sqos-ctl"
 find "$R" -type f | sed "s|^$R||" | sort | sed 's/^/# staged: /'
 find "$R" -name '*kunit*' | grep -q . && fail "test modules were installed"
 
@@ -72,6 +73,7 @@ smbdctl devices | grep -q "^$RXE_DEV: RoCE, SMB Direct port 445: usable" ||
 KRELEASE=$krel PREFIX=/usr bash /src/scripts/install.sh uninstall || fail "uninstall"
 [ ! -e "$ours" ] || fail "$ours is still there"
 [ ! -e /usr/sbin/smbdctl ] || fail "smbdctl is still there"
+[ ! -e /usr/sbin/sqos-ctl ] || fail "sqos-ctl is still there"
 case "$(modinfo -n smbdirect)" in
 /lib/modules/$krel/extra/smbdirect.ko*) ;;
 *) fail "after uninstall modprobe would load $(modinfo -n smbdirect)" ;;
@@ -80,6 +82,7 @@ esac
 case "$(modinfo -n cifs)" in
 "$ours"/*) fail "after uninstall modprobe cifs would load $(modinfo -n cifs)" ;;
 esac
-# Later tests use smbdctl: put it back (the module stays loaded).
-cp "$R/usr/sbin/smbdctl" /usr/sbin/smbdctl
+# Later tests use smbdctl and sqos-ctl: put them back (the module stays
+# loaded).
+cp "$R/usr/sbin/smbdctl" "$R/usr/sbin/sqos-ctl" /usr/sbin/
 echo "# install, modprobe, uninstall: ok"
