@@ -26,6 +26,11 @@ fail() {
 	echo "FAIL: $*"
 	[ -r "$B/result" ] && { echo "--- result"; cat "$B/result"; }
 	[ -r "$D/connections" ] && { echo "--- connections"; cat "$D/connections"; }
+	# Leave the devices as the next tests expect them.
+	for _d in "$RXE_DEV" "$SIW_DEV"; do
+		[ -e "/sys/class/infiniband/$_d" ] || rdma_readd "$_d" ||
+			echo "--- could not add $_d again"
+	done
 	exit 1
 }
 
@@ -100,7 +105,7 @@ removals() { # removals DEV ADDR
 		v=$(field verified)
 		[ "$v" -gt 0 ] && mid=$((mid + 1))
 		total_verified=$((total_verified + v))
-		echo "# $dev round $i: op=$op buf=$buf removed after ${delay_ms} ms: rc=$rc transfers=$(field count) verified=$v"
+		echo "# $dev round $i: op=$op buf=$buf removed after ${delay_ms} ms: rc=$rc transfers=$(field count) verified=$v unconfirmed=$(field unconfirmed)"
 		wait_for 30 sh -c "[ ! -s $D/connections ]" ||
 			fail "$dev round $i: connections left after the removal"
 		rdma_readd "$dev" || fail "$dev round $i: could not be added again"
