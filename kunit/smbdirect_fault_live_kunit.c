@@ -8,9 +8,15 @@
  * unload by the runner, kmemleak on the debug kernel) must find nothing
  * left: no Send reclaimed at teardown.
  *
+ * Device removal between the steps of smbdx_connect() (a static stub on
+ * smbdx_connect_step() removes the device at exactly that point): the
+ * connect must return -ENODEV having touched nothing of the torn-down
+ * connection (KASAN on the debug kernel), and the next connect works.
+ *
  * Needs CONFIG_FAULT_INJECTION (the test kernels have it).
  */
 
+#include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/delay.h>
 #include <linux/slab.h>
@@ -273,9 +279,104 @@ static void fl_disarmed_by_default(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.srvc), 0);
 }
 
+/* Device removal at one step of smbdx_connect(), on one device. */
+struct fl_removal {
+	struct tl_dev dev;	/* first: the live helpers read it */
+	enum smbdx_conn_state step;
+	bool hit;		/* set by the stub when it removed */
+	bool released;		/* the connection was torn down by it */
+};
+
+static const enum smbdx_conn_state fl_removal_steps[] = {
+	SMBDX_CS_RESOLVE_ROUTE, SMBDX_CS_CONNECTING, SMBDX_CS_NEGOTIATING,
+};
+
+static struct fl_removal fl_removals[ARRAY_SIZE(tl_devs) * ARRAY_SIZE(fl_removal_steps)];
+
+static const void *fl_removal_params(const void *prev, char *desc)
+{
+	const struct fl_removal *c = prev ? (const struct fl_removal *)prev + 1 :
+					    fl_removals;
+	size_t i, n = ARRAY_SIZE(fl_removal_steps);
+
+	if (!prev) {
+		for (i = 0; i < ARRAY_SIZE(fl_removals); i++) {
+			fl_removals[i].dev = tl_devs[i / n];
+			fl_removals[i].step = fl_removal_steps[i % n];
+		}
+	}
+	if (c >= fl_removals + ARRAY_SIZE(fl_removals))
+		return NULL;
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s before %s", c->dev.kind,
+		 smbdx_state_str(c->step));
+	return c;
+}
+
+/* Replaces smbdx_connect_step() in the test's thread. */
+static void fl_remove_at_step(struct smbdx_conn *conn, enum smbdx_conn_state next)
+{
+	struct kunit *test = kunit_get_current_test();
+	struct fl_removal *c = test ? (struct fl_removal *)test->param_value : NULL;
+
+	if (!c || next != c->step)
+		return;
+	c->hit = true;
+	smbdx_test_device_removal(conn);
+	c->released = smbdx_test_released(conn);
+}
+
+static void fl_removal_mid_connect(struct kunit *test)
+{
+	struct fl_removal *c = (struct fl_removal *)test->param_value;
+	u64 removals = smbdx_test_global_error_count(SMBDX_CAUSE_DEVICE_REMOVAL);
+	int alive = smbdx_test_conns_alive();
+	struct smbdx_conn_config cfg;
+	struct smbdx_conn *conn, *cli, *srvc;
+	struct sockaddr_in sin;
+	struct tl_server *srv;
+	u8 *data;
+	int i;
+
+	c->hit = false;
+	c->released = false;
+	data = tl_kvmalloc(test, FL_SIZE);
+	smbdx_conn_config_init(&cfg);
+	cfg.negotiate_timeout_ms = 10000;
+	tl_addr(test, &c->dev, &sin);
+	srv = tl_listen(test, &sin, NULL, &tl_pull_ops);
+
+	kunit_activate_static_stub(test, smbdx_connect_step, fl_remove_at_step);
+	conn = smbdx_connect(&init_net, (struct sockaddr *)&sin, NULL, &cfg,
+			     NULL, NULL);
+	kunit_deactivate_static_stub(test, smbdx_connect_step);
+	if (!IS_ERR(conn))
+		smbdx_destroy(conn);
+	KUNIT_EXPECT_TRUE_MSG(test, c->hit, "connect never reached %s",
+			      smbdx_state_str(c->step));
+	KUNIT_EXPECT_TRUE(test, c->released);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(conn), -ENODEV);
+	KUNIT_EXPECT_GT(test, smbdx_test_global_error_count(SMBDX_CAUSE_DEVICE_REMOVAL),
+			removals);
+
+	/* The listener lives on (its device did not go): connect again. */
+	cli = tl_connect(test, &sin, &cfg, NULL, NULL);
+	/* The removed one never negotiated, so never reached accept. */
+	srvc = tl_accepted(test, srv, 0);
+	fl_both_ways(test, cli, srvc, data, 5);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(cli), 0);
+	KUNIT_EXPECT_EQ(test, tl_nconns(srv), 1);
+	kunit_release_action(test, tl_conn_destroy, cli);
+	kunit_release_action(test, tl_conn_destroy, srvc);
+	/* Every connection, the removed one's passive side included, is freed. */
+	for (i = 0; i < timeout_ms / 20 && smbdx_test_conns_alive() > alive; i++)
+		msleep(20);
+	KUNIT_EXPECT_EQ(test, smbdx_test_conns_alive(), alive);
+}
+
 static struct kunit_case fl_cases_list[] = {
 	KUNIT_CASE_PARAM(fl_disarmed_by_default, tl_dev_gen_params),
 	KUNIT_CASE_PARAM_ATTR(fl_fault_point, fl_gen_params, { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_PARAM(fl_removal_mid_connect, fl_removal_params),
 	{}
 };
 

@@ -12,9 +12,13 @@
  * Negotiation Timer (120 s by default) bounds the whole sequence.
  *
  * The CM event handler only records events and wakes the thread
- * (connection.c); resource set-up happens in the thread under res_mutex,
- * so device removal (which tears down under the same mutex) either runs
- * before it and the thread sees the connection released, or after it.
+ * (connection.c). Every call on the cm_id (resolve address, resolve route,
+ * connect) and every resource set-up happens in the thread under
+ * res_mutex, after checking that the connection is not released: device
+ * removal (our ib_client or the CM's DEVICE_REMOVAL event) tears down and
+ * destroys the cm_id under the same mutex, at any point between the steps,
+ * so it either runs before a step and the thread sees the connection
+ * released (-ENODEV), or after it.
  *
  * Transport recovery: any failure (CM error, rejection, timeout, invalid
  * response, device removal, a signal) tears the connection down and
@@ -22,9 +26,29 @@
  * connection that smbdx_connect() did not return.
  */
 
+#include <kunit/static_stub.h>
+#include <kunit/visibility.h>
 #include <linux/module.h>
 
 #include "smbd.h"
+
+/**
+ * smbdx_connect_step() - smbdx_connect() is about to begin step @next
+ * @conn: the connecting connection
+ * @next: SMBDX_CS_RESOLVE_ROUTE, SMBDX_CS_CONNECTING or SMBDX_CS_NEGOTIATING
+ *
+ * Does nothing; called with nothing held, between two steps, where device
+ * removal may tear the connection down. A KUnit test redirects it (static
+ * stub) to remove the device at exactly that point.
+ *
+ * Context: process, the connecting thread.
+ */
+VISIBLE_IF_KUNIT void smbdx_connect_step(struct smbdx_conn *conn,
+					 enum smbdx_conn_state next)
+{
+	KUNIT_STATIC_STUB_REDIRECT(smbdx_connect_step, conn, next);
+}
+EXPORT_SYMBOL_IF_KUNIT(smbdx_connect_step);
 
 /* Sleep until @bit is set in cm_flags, or the connection fails. */
 static int smbdx_wait_cm(struct smbdx_conn *conn, int bit)
@@ -56,8 +80,28 @@ static void smbdx_set_state(struct smbdx_conn *conn, enum smbdx_conn_state s,
 	spin_unlock_bh(&conn->lock);
 }
 
-/* Address resolved: pick the default port for the device if asked to. */
-static int smbdx_connect_addr_resolved(struct smbdx_conn *conn, bool def_port)
+/* Start address resolution (the cm_id may be bound to a device by it). */
+static int smbdx_connect_resolve_addr(struct smbdx_conn *conn,
+				      const struct sockaddr *src,
+				      unsigned long timeout_ms)
+{
+	int rc = -ENODEV;
+
+	mutex_lock(&conn->res_mutex);
+	if (!conn->released && conn->id)
+		rc = rdma_resolve_addr(conn->id, (struct sockaddr *)src,
+				       (struct sockaddr *)&conn->peer, timeout_ms);
+	mutex_unlock(&conn->res_mutex);
+	return rc;
+}
+
+/*
+ * Address resolved: pick the default port for the device if asked to,
+ * then start route resolution.
+ */
+static int smbdx_connect_addr_resolved(struct smbdx_conn *conn, bool def_port,
+				       unsigned long timeout_ms,
+				       struct smbdx_connect_report *rep)
 {
 	struct rdma_cm_id *id;
 	int port, rc = 0;
@@ -79,6 +123,8 @@ static int smbdx_connect_addr_resolved(struct smbdx_conn *conn, bool def_port)
 		smbdx_sockaddr_set_port((struct sockaddr *)&id->route.addr.dst_addr,
 					port);
 	}
+	smbdx_set_state(conn, SMBDX_CS_RESOLVE_ROUTE, rep);
+	rc = rdma_resolve_route(id, timeout_ms);
 out:
 	mutex_unlock(&conn->res_mutex);
 	return rc;
@@ -252,30 +298,31 @@ struct smbdx_conn *smbdx_connect_report(struct net *net, const struct sockaddr *
 	spin_unlock_bh(&conn->lock);
 	timeout_ms = min_t(unsigned long, c.negotiate_timeout_ms, 60000);
 
+	/*
+	 * From here on the cm_id is only touched under res_mutex: device
+	 * removal may destroy it between any two steps.
+	 */
 	smbdx_set_state(conn, SMBDX_CS_RESOLVE_ADDR, rep);
-	rc = rdma_resolve_addr(id, (struct sockaddr *)src,
-			       (struct sockaddr *)&conn->peer, timeout_ms);
-	if (rc)
-		goto fail;
-	rc = smbdx_wait_cm(conn, SMBDX_CMF_ADDR_RESOLVED);
+	rc = smbdx_connect_resolve_addr(conn, src, timeout_ms);
 	if (!rc)
-		rc = smbdx_connect_addr_resolved(conn, def_port);
+		rc = smbdx_wait_cm(conn, SMBDX_CMF_ADDR_RESOLVED);
 	if (rc)
 		goto fail;
-
-	smbdx_set_state(conn, SMBDX_CS_RESOLVE_ROUTE, rep);
-	rc = rdma_resolve_route(id, timeout_ms);
-	if (rc)
-		goto fail;
-	rc = smbdx_wait_cm(conn, SMBDX_CMF_ROUTE_RESOLVED);
+	smbdx_connect_step(conn, SMBDX_CS_RESOLVE_ROUTE);
+	rc = smbdx_connect_addr_resolved(conn, def_port, timeout_ms, rep);
 	if (!rc)
-		rc = smbdx_connect_route_resolved(conn, rep);
+		rc = smbdx_wait_cm(conn, SMBDX_CMF_ROUTE_RESOLVED);
+	if (rc)
+		goto fail;
+	smbdx_connect_step(conn, SMBDX_CS_CONNECTING);
+	rc = smbdx_connect_route_resolved(conn, rep);
 	if (!rc)
 		rc = smbdx_wait_cm(conn, SMBDX_CMF_ESTABLISHED);
 	if (rc)
 		goto fail;
 
 	/* 3.1.5.2: the first message is the Negotiate Request. */
+	smbdx_connect_step(conn, SMBDX_CS_NEGOTIATING);
 	smbdx_set_state(conn, SMBDX_CS_NEGOTIATING, rep);
 	rc = smbdx_send_negotiate_req(conn);
 	if (rc)

@@ -76,6 +76,7 @@ const char *smbdx_state_str(enum smbdx_conn_state s)
 		return "UNKNOWN";
 	return smbdx_state_names[s];
 }
+EXPORT_SYMBOL_IF_KUNIT(smbdx_state_str);
 
 static void smbdx_conn_release_work(struct work_struct *w);
 static void smbdx_conn_disc_work(struct work_struct *w);
@@ -1020,6 +1021,48 @@ int smbdx_test_cause(struct smbdx_conn *conn)
 	return READ_ONCE(conn->cause);
 }
 EXPORT_SYMBOL_IF_KUNIT(smbdx_test_cause);
+
+/**
+ * smbdx_test_device_removal() - test hook: remove @conn's device, for @conn
+ * @conn: connection
+ *
+ * Ends and tears down @conn as a device removal does (-ENODEV, cause
+ * DEVICE_REMOVAL): through our ib_client's path, which ends every
+ * connection on the device, once the connection knows its device; before
+ * that only the CM's DEVICE_REMOVAL event can reach it, and this does what
+ * that event's handling does. Returns once @conn is torn down.
+ *
+ * Context: process; not from the connection's CM event handler.
+ */
+void smbdx_test_device_removal(struct smbdx_conn *conn)
+{
+	struct ib_device *ibdev = READ_ONCE(conn->ibdev);
+
+	if (ibdev) {
+		smbdx_conns_device_removed(ibdev);
+		return;
+	}
+	smbdx_conn_fail(conn, -ENODEV, SMBDX_CAUSE_DEVICE_REMOVAL);
+	smbdx_conn_teardown(conn);
+}
+EXPORT_SYMBOL_IF_KUNIT(smbdx_test_device_removal);
+
+/**
+ * smbdx_test_released() - test hook: has @conn been torn down?
+ * @conn: connection
+ *
+ * Return: true once its verbs resources and cm_id are gone.
+ */
+bool smbdx_test_released(struct smbdx_conn *conn)
+{
+	bool released;
+
+	mutex_lock(&conn->res_mutex);
+	released = conn->released;
+	mutex_unlock(&conn->res_mutex);
+	return released;
+}
+EXPORT_SYMBOL_IF_KUNIT(smbdx_test_released);
 
 /**
  * smbdx_test_held_bytes() - test hook: received bytes the upper layer holds

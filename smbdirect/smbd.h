@@ -679,5 +679,10 @@ u64 smbdx_test_global_stat(enum smbdx_stat s);
 int smbdx_test_conns_alive(void);
 int smbdx_test_cause(struct smbdx_conn *conn);
 u64 smbdx_test_held_bytes(struct smbdx_conn *conn);
+void smbdx_test_device_removal(struct smbdx_conn *conn);
+bool smbdx_test_released(struct smbdx_conn *conn);
+#if IS_ENABLED(CONFIG_KUNIT)
+void smbdx_connect_step(struct smbdx_conn *conn, enum smbdx_conn_state next);
+#endif
 
 #endif /* _SMBDX_H */
