@@ -723,7 +723,7 @@ static void smbdx_rdma_invalidation_boundaries(struct kunit *test)
  * On IB/RoCE only: an iWARP Write completes once sent and the target ends
  * the connection instead.
  */
-#define RL_STALE_TRIES	5
+#define RL_STALE_TRIES	15
 
 static void smbdx_rdma_stale_multi_wr(struct kunit *test)
 {
