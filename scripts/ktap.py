@@ -235,12 +235,62 @@ def summary(failures, bad, boot_only, saw_exit, console):
                 out.append('    ' + b[:200])
             if len(seen) >= 4:
                 break
+        ctx = report_context(console, bad[0], 150)
+        test = test_at(console, bad[0])
+        if test:
+            out.append('    while running: ' + test)
+        # Where the first report happened: its RIP and first frames.
+        for t in trace_lines(ctx, 4):
+            out.append('    ' + t[:160])
         # The first frame of ours in the first report, if there is one.
-        ours = [t for t in report_context(console, bad[0], 150)
+        ours = [t for t in ctx
                 if re.search(r'\[(smbdirect|sqos|smbdx_\w+|smbd_\w+|sqos_\w+)\]', t)]
         if ours:
             out.append('    first frame of ours: ' + ours[0].strip()[:160])
-    return out[:12]
+    return out[:18]
+
+
+# The VM's test runner writes this to the kernel log as each test starts.
+TEST_MARK = re.compile(r'smbd-vm: test (\S+)')
+FRAME = re.compile(r'^\[[ 0-9.]*\]\s+(RIP: \S+(?: \[\w+\])?|[A-Za-z_][\w.]*\+0x[0-9a-f]+/0x[0-9a-f]+.*)$')
+
+
+def test_at(path, line):
+    """The test that had started last when the console printed @line."""
+    test = None
+    try:
+        with open(path, errors='replace') as f:
+            for t in f:
+                t = t.rstrip('\r\n')
+                if t == line:
+                    return test
+                m = TEST_MARK.search(t)
+                if m:
+                    test = m.group(1)
+    except FileNotFoundError:
+        pass
+    return None
+
+
+def trace_lines(ctx, n):
+    """The RIP line and the first @n reliable frames of the report that
+    starts @ctx (frames marked "?" are guesses and left out)."""
+    out, frames = [], 0
+    for t in ctx[1:]:
+        if CONSOLE_BAD[0].search(t) or REPORT_START.search(t):
+            break   # the next report
+        m = FRAME.match(t)
+        if not m:
+            continue
+        if m.group(1).startswith('RIP'):
+            if not out:
+                out.append(m.group(1))
+            continue
+        out.append('  ' + m.group(1))
+        frames += 1
+        if frames >= n:
+            break
+    return out
 
 
 def main():

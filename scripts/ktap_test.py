@@ -105,6 +105,35 @@ class Judge(unittest.TestCase):
         self.assertIn('failed: a', short)
         self.assertIn('KASAN', short)
 
+    def test_summary_names_test_rip_and_frames(self):
+        con = (OK_CONSOLE +
+               '[ 5.0] smbd-vm: test shell:one\n'
+               '[ 6.0] smbd-vm: test shell:two\n'
+               '[ 7.0] BUG: kernel NULL pointer dereference, address: 0528\n'
+               '[ 7.1] Oops: Oops: 0000 [#1] PREEMPT SMP NOPTI\n'
+               '[ 7.2] RIP: 0010:victim+0x1c/0x80 [cifs]\n'
+               '[ 7.3] Call Trace:\n'
+               '[ 7.4]  <TASK>\n'
+               '[ 7.5]  ? guessed+0x1/0x2\n'
+               '[ 7.6]  caller_a+0x10/0x20 [cifs]\n'
+               '[ 7.7]  caller_b+0x10/0x20\n'
+               '[ 7.8]  smbdx_x+0x10/0x20 [smbdirect]\n'
+               '[ 9.0] smbd-vm: test shell:three\n'
+               '[ 9.5] the end\n')
+        with tempfile.TemporaryDirectory() as d:
+            s = os.path.join(d, 'summary')
+            rc, _, _ = judge('ok 1 x\n', con, '--summary', s)
+            with open(s) as f:
+                short = f.read()
+        self.assertEqual(rc, 1)
+        self.assertIn('while running: shell:two', short)
+        self.assertNotIn('shell:three', short)
+        self.assertIn('RIP: 0010:victim+0x1c/0x80 [cifs]', short)
+        self.assertIn('caller_a+0x10/0x20 [cifs]', short)
+        self.assertIn('caller_b+0x10/0x20', short)
+        self.assertNotIn('guessed', short)
+        self.assertIn('first frame of ours: [ 7.8]  smbdx_x', short)
+
     def test_boot_only_report(self):
         con = '[ 0.1] WARNING: at boot\n' + OK_CONSOLE
         rc, out, _ = judge('ok 1 x\nSMBD-VM-EXIT 0\n', con)

@@ -9,6 +9,12 @@ KT_N=0
 
 uptime_s() { cut -d. -f1 /proc/uptime; }
 
+# kt_mark NAME: say in the kernel log which test starts, so that a console
+# report (an oops that ends the VM) can be tied to the test that caused it.
+kt_mark() {
+	echo "smbd-vm: test $1" >/dev/kmsg 2>/dev/null
+}
+
 kt_result() { # kt_result 0|1 NAME [DIAGNOSTIC...]
 	_rc=$1 _name=$2
 	shift 2
@@ -27,6 +33,7 @@ kt_result() { # kt_result 0|1 NAME [DIAGNOSTIC...]
 kt_run() {
 	_name=$1
 	shift
+	kt_mark "$_name"
 	_t0=$(uptime_s)
 	_out=$("$@" 2>&1)
 	kt_result $? "$_name" "$_out" "took $(( $(uptime_s) - _t0 )) s"
@@ -69,6 +76,7 @@ kt_kunit_once() {
 # 15 removed the retry; `make repeat` runs the live suites many times).
 kt_kunit() {
 	_mod=$1
+	kt_mark "kunit:$_mod"
 	_t0=$(uptime_s)
 	kt_kunit_once "$@"
 	_rc=$?
