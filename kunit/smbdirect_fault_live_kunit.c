@@ -38,6 +38,7 @@ enum fl_outcome {
 enum fl_op {
 	FL_OP_SEND,		/* the client sends a message to the server */
 	FL_OP_REGISTER,		/* the client registers a buffer */
+	FL_OP_REGISTER_POSTED,	/* ... with SMBDX_REG_POSTED */
 	FL_OP_RDMA_WRITE,	/* the server RDMA-writes into it */
 	FL_OP_CONNECT,		/* a third client connects */
 };
@@ -64,6 +65,8 @@ static const struct {
 	{ SMBDX_FAULT_REG_ALLOC, FL_OP_REGISTER, FL_CALL_FAILS, 0 },
 	{ SMBDX_FAULT_MR_POST, FL_OP_REGISTER, FL_CONN_FAILS, SMBDX_CAUSE_POST_ERROR },
 	{ SMBDX_FAULT_MR_WC, FL_OP_REGISTER, FL_CONN_FAILS, SMBDX_CAUSE_MR_ERROR },
+	{ SMBDX_FAULT_MR_POST, FL_OP_REGISTER_POSTED, FL_CONN_FAILS, SMBDX_CAUSE_POST_ERROR },
+	{ SMBDX_FAULT_MR_WC, FL_OP_REGISTER_POSTED, FL_CONN_FAILS, SMBDX_CAUSE_MR_ERROR },
 	{ SMBDX_FAULT_RW_ALLOC, FL_OP_RDMA_WRITE, FL_CALL_FAILS, 0 },
 	{ SMBDX_FAULT_RW_POST, FL_OP_RDMA_WRITE, FL_CONN_FAILS, SMBDX_CAUSE_POST_ERROR },
 	{ SMBDX_FAULT_CM_EVENT, FL_OP_CONNECT, FL_CONNECT_FAILS, SMBDX_CAUSE_NEG_TIMEOUT },
@@ -88,8 +91,9 @@ static const void *fl_gen_params(const void *prev, char *desc)
 	}
 	if (c >= fl_cases + ARRAY_SIZE(fl_cases))
 		return NULL;
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s %s", c->dev.kind,
-		 smbdx_fault_name(c->fault));
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s %s%s", c->dev.kind,
+		 smbdx_fault_name(c->fault),
+		 c->op == FL_OP_REGISTER_POSTED ? " posted" : "");
 	return c;
 }
 
@@ -193,13 +197,25 @@ static void fl_fault_point(struct kunit *test)
 		}
 		break;
 	case FL_OP_REGISTER:
+	case FL_OP_REGISTER_POSTED:
 		kv.iov_base = buf;
 		kv.iov_len = FL_SIZE;
 		iov_iter_kvec(&it, ITER_DEST, &kv, 1, FL_SIZE);
-		reg = smbdx_register(p.cli, &it, SMBDX_REG_REMOTE_WRITE);
+		reg = smbdx_register(p.cli, &it, SMBDX_REG_REMOTE_WRITE |
+				     (c->op == FL_OP_REGISTER_POSTED ?
+				      SMBDX_REG_POSTED : 0));
 		rc = PTR_ERR_OR_ZERO(reg);
 		if (rc)
 			reg = NULL;
+		/*
+		 * A failed completion: only a caller that waits for it learns
+		 * of it here; a posted one learns from the connection and from
+		 * smbdx_deregister(). A failed post fails either call.
+		 */
+		if (c->fault == SMBDX_FAULT_MR_WC)
+			KUNIT_EXPECT_EQ(test, rc == 0, c->op == FL_OP_REGISTER_POSTED);
+		else if (c->fault == SMBDX_FAULT_MR_POST)
+			KUNIT_EXPECT_NE(test, rc, 0);
 		break;
 	case FL_OP_RDMA_WRITE:
 		d = smbdx_reg_descs(reg, &n);

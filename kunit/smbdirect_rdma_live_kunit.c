@@ -541,6 +541,147 @@ static void smbdx_rdma_remote_invalidation(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.cli), 0);
 }
 
+#define RL_POSTED_DESCS 16
+
+/* Register with SMBDX_REG_POSTED every 4 KiB MR the pool has; the count. */
+static u32 rl_posted_fill_pool(struct kunit *test, struct smbdx_conn *conn,
+			       struct rl_buf *b, struct smbdx_reg **regs, u32 max)
+{
+	struct smbdx_reg *r;
+	struct iov_iter it;
+	struct kvec kv;
+	u32 n = 0;
+
+	for (;;) {
+		rl_buf_iter(b, &it, &kv, ITER_DEST);
+		r = smbdx_register(conn, &it, SMBDX_REG_REMOTE_WRITE |
+				   SMBDX_REG_NOWAIT | SMBDX_REG_POSTED);
+		if (IS_ERR(r))
+			break;
+		KUNIT_ASSERT_LT(test, n, max);
+		regs[n++] = r;
+	}
+	KUNIT_EXPECT_EQ(test, PTR_ERR(r), -EAGAIN);
+	return n;
+}
+
+/*
+ * SMBDX_REG_POSTED as cifs uses it: the descriptors reach the peer in a
+ * message posted after smbdx_register() returned, and the peer RDMA-writes
+ * or -reads the buffer as soon as it has them, then replies (with Send
+ * with Invalidate every other round); every byte is checked at the other
+ * end. A REG_MR not yet executed when the peer's access arrives would fail
+ * it and end the pair. Then the whole pool registered and deregistered at
+ * once, the REG_MRs possibly still in flight: deregistration waits for
+ * them, and every MR is back in the pool.
+ */
+static void smbdx_rdma_reg_posted(struct kunit *test)
+{
+	static const u32 sizes[] = { 1, 4096, 4097, 65536, 262144 + 512,
+				     1048576 };
+	struct smbdx_buffer_desc_v1 descs[RL_POSTED_DESCS];
+	const struct smbdx_buffer_desc_v1 *d;
+	struct smbdx_reg *reg, **regs;
+	struct smbdx_msg *msg;
+	struct iov_iter it;
+	struct kvec kv;
+	struct tl_pair p;
+	struct rl_buf *b;
+	u32 i, n, len, round, pool, again, tok, nremote = 0, max = 1024;
+	u64 regs0, rinv0;
+	bool write, remote;
+	u8 *tmp;
+	int rc;
+
+	tl_pair_up(test, &p, NULL, NULL);
+	tmp = tl_kvmalloc(test, 1048576);
+	regs0 = smbdx_test_stat(p.cli, SMBDX_STAT_MR_REGISTRATIONS);
+	rinv0 = smbdx_test_stat(p.cli, SMBDX_STAT_MR_REMOTE_INV);
+	for (round = 0; round < 2 * ARRAY_SIZE(sizes); round++) {
+		len = sizes[round % ARRAY_SIZE(sizes)];
+		write = !(round & 1);
+		remote = !(round & 2);
+		b = rl_buf_new(test, len, round & 4, round & 4 ? 100 : 0);
+		if (!write) {
+			rl_fill(tmp, len, round);
+			rl_buf_copy(test, b, 0, tmp, len, true);
+		}
+		nremote += remote;
+		reg = rl_register(test, p.cli, b, SMBDX_REG_POSTED |
+				  (write ? SMBDX_REG_REMOTE_WRITE :
+				   SMBDX_REG_REMOTE_READ));
+		d = smbdx_reg_descs(reg, &n);
+		KUNIT_ASSERT_LE(test, n, (u32)RL_POSTED_DESCS);
+		tok = smbdx_reg_token(reg);
+
+		/* The descriptors go out as a request's would. */
+		kv.iov_base = (void *)d;
+		kv.iov_len = n * sizeof(*d);
+		iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, kv.iov_len);
+		KUNIT_ASSERT_EQ(test, smbdx_send(p.cli, &it, 0, 0), 0);
+		KUNIT_ASSERT_EQ(test, smbdx_recv_msg(p.srvc,
+						     msecs_to_jiffies(timeout_ms),
+						     &msg), 0);
+		KUNIT_ASSERT_EQ(test, smbdx_msg_len(msg), n * (u32)sizeof(*d));
+		kv.iov_base = descs;
+		iov_iter_kvec(&it, ITER_DEST, &kv, 1, kv.iov_len);
+		KUNIT_ASSERT_EQ(test, smbdx_msg_copy(msg, 0, &it), kv.iov_len);
+		smbdx_msg_free(msg);
+
+		/* The peer's RDMA at once, then its reply. */
+		kv.iov_base = tmp;
+		kv.iov_len = len;
+		if (write) {
+			rl_fill(tmp, len, round);
+			iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, len);
+			rc = smbdx_rdma_write(p.srvc, &it, descs, n, 0);
+		} else {
+			memset(tmp, 0, len);
+			iov_iter_kvec(&it, ITER_DEST, &kv, 1, len);
+			rc = smbdx_rdma_read(p.srvc, &it, descs, n, 0);
+		}
+		KUNIT_ASSERT_EQ_MSG(test, rc, 0, "round %u: RDMA %s of %u bytes",
+				    round, write ? "write" : "read", len);
+		if (!write)
+			rl_check(test, tmp, len, round, "read by the peer");
+		kv.iov_base = tmp;
+		kv.iov_len = 16;
+		iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, 16);
+		KUNIT_ASSERT_EQ(test, smbdx_send(p.srvc, &it, tok,
+						 remote ? SMBDX_SEND_INVALIDATE : 0),
+				0);
+		KUNIT_ASSERT_EQ(test, smbdx_recv_msg(p.cli,
+						     msecs_to_jiffies(timeout_ms),
+						     &msg), 0);
+		smbdx_msg_free(msg);
+		KUNIT_EXPECT_EQ(test, smbdx_deregister(reg), 0);
+		if (write) {
+			rl_buf_copy(test, b, 0, tmp, len, false);
+			rl_check(test, tmp, len, round, "written by the peer");
+		}
+	}
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p.cli, SMBDX_STAT_MR_REGISTRATIONS),
+			regs0 + 2 * ARRAY_SIZE(sizes));
+	/* The token names the first MR of each. */
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p.cli, SMBDX_STAT_MR_REMOTE_INV),
+			rinv0 + nremote);
+
+	/* The whole pool, deregistered right away, twice. */
+	b = rl_buf_new(test, 4096, false, 0);
+	regs = kunit_kcalloc(test, max, sizeof(*regs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, regs);
+	pool = rl_posted_fill_pool(test, p.cli, b, regs, max);
+	KUNIT_EXPECT_GE(test, pool, 9U);
+	for (i = 0; i < pool; i++)
+		KUNIT_EXPECT_EQ(test, smbdx_deregister(regs[i]), 0);
+	again = rl_posted_fill_pool(test, p.cli, b, regs, max);
+	KUNIT_EXPECT_EQ(test, again, pool);
+	for (i = 0; i < again; i++)
+		KUNIT_EXPECT_EQ(test, smbdx_deregister(regs[i]), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.cli), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.srvc), 0);
+}
+
 /* Both ends of @p failed within timeout_ms. */
 static bool rl_pair_dies(struct tl_pair *p)
 {
@@ -993,6 +1134,8 @@ static struct kunit_case smbdx_rdma_live_cases[] = {
 	KUNIT_CASE_PARAM(smbdx_rdma_write_sources, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_rdma_random_offsets, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_rdma_remote_invalidation, tl_dev_gen_params),
+	KUNIT_CASE_PARAM_ATTR(smbdx_rdma_reg_posted, tl_dev_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_PARAM(smbdx_rdma_invalidation_boundaries, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_rdma_stale_descriptor, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_rdma_stale_multi_wr, tl_dev_gen_params),

@@ -14,8 +14,14 @@
  * SMBDX_REG_NOWAIT), maps the pieces with ib_map_mr_sg(), gives each MR a
  * fresh key and posts one chain of REG_MR work requests, only the last
  * signaled, and waits for it: a failure is reported to the caller, as
- * 3.1.4.3 asks. The registration's Buffer Descriptor V1 array has one
- * entry per MR, in buffer order, with only the access asked for.
+ * 3.1.4.3 asks. With SMBDX_REG_POSTED it returns once the chain is posted:
+ * the send queue executes it before any Send posted later, so the
+ * descriptors can go out at once; a failure then terminates the
+ * connection and smbdx_deregister() reports it, after waiting for the
+ * chain's completion. The registration's Buffer Descriptor V1 array has
+ * one entry per MR, in buffer order, with only the access asked for.
+ * REG_MR and LOCAL_INV chains complete through different entries (@reg_cqe,
+ * @cqe), so a late REG_MR completion is never taken for the LOCAL_INV's.
  *
  * smbdx_deregister() returns MRs the peer invalidated with Send with
  * Invalidate straight to the pool: the receive handler marks an MR
@@ -61,7 +67,9 @@
  * @dir: DMA direction
  * @len: registered bytes
  * @orphan: the owner gave it up after a partial post; teardown frees it
- * @done: the signaled end of the current chain completed
+ * @done: the signaled end of the LOCAL_INV chain completed
+ * @reg_done: the signaled end of the REG_MR chain completed
+ * @reg_wait: the REG_MR chain was posted and nobody waited for it yet
  * @wr_status: first failed completion status of the chain
  * @nmrs: MRs in @mrs and descriptors in @descs
  * @descs: Buffer Descriptor V1 array, wire format
@@ -78,6 +86,8 @@ struct smbdx_reg {
 	u32 len;
 	bool orphan;
 	struct completion done;
+	struct completion reg_done;
+	bool reg_wait;
 	int wr_status;
 	u32 nmrs;
 	struct smbdx_buffer_desc_v1 *descs;
@@ -185,6 +195,7 @@ u32 smbdx_mr_plan(struct smbdx_conn *conn)
 }
 
 static void smbdx_mr_wr_done(struct ib_cq *cq, struct ib_wc *wc);
+static void smbdx_mr_reg_wr_done(struct ib_cq *cq, struct ib_wc *wc);
 
 /* Verbs MRs allocated by all connections, bounded by mr_max_total. */
 static atomic_t smbdx_mrs_allocated = ATOMIC_INIT(0);
@@ -259,6 +270,7 @@ int smbdx_mr_pool_init(struct smbdx_conn *conn)
 
 		mr->conn = conn;
 		mr->cqe.done = smbdx_mr_wr_done;
+		mr->reg_cqe.done = smbdx_mr_reg_wr_done;
 		list_add_tail(&mr->list, &conn->mr_free);
 	}
 	conn->mr_free_count = conn->nmrs;
@@ -372,13 +384,13 @@ void smbdx_mr_remote_invalidated(struct smbdx_conn *conn, u32 rkey)
 }
 
 /*
- * Completion of a REG_MR or LOCAL_INV. Unsignaled ones only complete here
- * when they failed (or were flushed); the signaled end of the chain wakes
- * the waiting registration or deregistration.
+ * Completion of a REG_MR or LOCAL_INV of @mr. Unsignaled ones only complete
+ * here when they failed (or were flushed); the signaled end of the chain
+ * completes @done, which the registration or deregistration waits for.
  */
-static void smbdx_mr_wr_done(struct ib_cq *cq, struct ib_wc *in)
+static void smbdx_mr_complete(struct smbdx_mr *mr, struct ib_wc *in,
+			      struct completion *done)
 {
-	struct smbdx_mr *mr = container_of(in->wr_cqe, struct smbdx_mr, cqe);
 	struct smbdx_conn *conn = mr->conn;
 	struct smbdx_reg *reg = mr->reg;
 	struct ib_wc injected, *wc = in;
@@ -398,8 +410,23 @@ static void smbdx_mr_wr_done(struct ib_cq *cq, struct ib_wc *in)
 	spin_unlock_bh(&conn->lock);
 	trace_smbdx_mr(conn, mr->rkey, wc->status ? SMBDX_MR_EV_WR_FAILED :
 		       SMBDX_MR_EV_WR_DONE, wc->status);
+	/* The waiter may free @reg as soon as this is done. */
 	if (mr->last && reg)
-		complete(&reg->done);
+		complete(done);
+}
+
+static void smbdx_mr_wr_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct smbdx_mr *mr = container_of(wc->wr_cqe, struct smbdx_mr, cqe);
+
+	smbdx_mr_complete(mr, wc, mr->reg ? &mr->reg->done : NULL);
+}
+
+static void smbdx_mr_reg_wr_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct smbdx_mr *mr = container_of(wc->wr_cqe, struct smbdx_mr, reg_cqe);
+
+	smbdx_mr_complete(mr, wc, mr->reg ? &mr->reg->reg_done : NULL);
 }
 
 /* Take @n MRs for @reg if the pool has them; conn->lock held. */
@@ -509,6 +536,17 @@ static int smbdx_reg_access(unsigned int flags)
 	return access;
 }
 
+/*
+ * Wait for @reg's REG_MR chain: 0, or the connection's error if a part of
+ * it failed or was flushed. Process context, inside smbdx_conn_enter().
+ */
+static int smbdx_reg_wait(struct smbdx_conn *conn, struct smbdx_reg *reg)
+{
+	reg->reg_wait = false;
+	wait_for_completion(&reg->reg_done);
+	return reg->wr_status ? smbdx_conn_wc_errno(conn) : 0;
+}
+
 /* Map the pieces of the scatterlist onto reg->mrs and post the chain. */
 static int smbdx_reg_post(struct smbdx_conn *conn, struct smbdx_reg *reg,
 			  unsigned int flags)
@@ -541,7 +579,7 @@ static int smbdx_reg_post(struct smbdx_conn *conn, struct smbdx_reg *reg,
 		ib_update_fast_reg_key(ibmr, ib_inc_rkey(ibmr->rkey));
 		mr->rkey = ibmr->rkey;
 		wrs[i].wr.opcode = IB_WR_REG_MR;
-		wrs[i].wr.wr_cqe = &mr->cqe;
+		wrs[i].wr.wr_cqe = &mr->reg_cqe;
 		wrs[i].mr = ibmr;
 		wrs[i].key = ibmr->rkey;
 		wrs[i].access = smbdx_reg_access(flags);
@@ -569,13 +607,13 @@ static int smbdx_reg_post(struct smbdx_conn *conn, struct smbdx_reg *reg,
 	}
 	reg->mrs[reg->nmrs - 1]->last = true;
 	wrs[reg->nmrs - 1].wr.send_flags = IB_SEND_SIGNALED;
-	reinit_completion(&reg->done);
+	reinit_completion(&reg->reg_done);
 	reg->wr_status = 0;
 	rc = smbdx_mr_post(conn, reg, &wrs[0].wr);
-	if (!rc) {
-		wait_for_completion(&reg->done);
-		rc = reg->wr_status ? smbdx_conn_wc_errno(conn) : 0;
-	}
+	if (!rc && (flags & SMBDX_REG_POSTED))
+		reg->reg_wait = true;	/* smbdx_deregister() waits */
+	else if (!rc)
+		rc = smbdx_reg_wait(conn, reg);
 out:
 	kfree(wrs);
 	return rc;
@@ -591,7 +629,9 @@ out:
  *	peer may do (nothing else is enabled); SMBDX_REG_NOWAIT to get
  *	-EAGAIN rather than wait when the connection's MR pool is short;
  *	SMBDX_REG_ONE_DESC when the buffer must be described by one Buffer
- *	Descriptor (see smbdx_conn_info.max_reg_len)
+ *	Descriptor (see smbdx_conn_info.max_reg_len); SMBDX_REG_POSTED to
+ *	return once the registration is posted rather than completed (see
+ *	below)
  *
  * The buffer is DMA-mapped and registered with as many fast-registration
  * MRs as its size and layout need (a gap between pages or more pages than
@@ -599,6 +639,15 @@ out:
  * SMBDX_REG_NOWAIT the call waits until the pool has all of them free (MRs
  * are taken all at once, so concurrent registrations cannot deadlock), or
  * until the connection fails.
+ *
+ * Without SMBDX_REG_POSTED the call also waits until the provider
+ * completed the registration. With it, the call returns once the
+ * registration work requests are posted: the connection's send queue
+ * executes them before any message or RDMA operation posted after the
+ * call returns, so the descriptors can be sent to the peer at once. A
+ * registration failing after the call returned terminates the connection
+ * (its owner hears of it as of any connection error, nothing stays
+ * remotely accessible) and smbdx_deregister() returns the error.
  *
  * Context: process, may sleep.
  *
@@ -626,7 +675,8 @@ struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
 	if (!len || len > U32_MAX || user_backed_iter(iter) ||
 	    !(flags & (SMBDX_REG_REMOTE_READ | SMBDX_REG_REMOTE_WRITE)) ||
 	    (flags & ~(SMBDX_REG_REMOTE_READ | SMBDX_REG_REMOTE_WRITE |
-		       SMBDX_REG_NOWAIT | SMBDX_REG_ONE_DESC)))
+		       SMBDX_REG_NOWAIT | SMBDX_REG_ONE_DESC |
+		       SMBDX_REG_POSTED)))
 		return ERR_PTR(-EINVAL);
 	rc = smbdx_conn_enter(conn, false);
 	if (rc)
@@ -643,6 +693,7 @@ struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
 	reg->len = len;
 	INIT_LIST_HEAD(&reg->node);
 	init_completion(&reg->done);
+	init_completion(&reg->reg_done);
 	if ((flags & SMBDX_REG_REMOTE_READ) && (flags & SMBDX_REG_REMOTE_WRITE))
 		reg->dir = DMA_BIDIRECTIONAL;
 	else if (flags & SMBDX_REG_REMOTE_WRITE)
@@ -885,10 +936,14 @@ static void smbdx_reg_fence(struct smbdx_conn *conn, struct smbdx_reg *reg,
  *
  * Context: process, may sleep. Each registration is deregistered once.
  *
- * Return: 0, or the connection's error if an invalidation failed, was
- * flushed or could not be posted (the connection is then terminated: its
- * QP is in error, so the buffer is no longer accessible either): -EIO if
- * the provider failed an invalidation first.
+ * A registration made with SMBDX_REG_POSTED is first waited for, and its
+ * failure reported here.
+ *
+ * Return: 0, or the connection's error if the registration (with
+ * SMBDX_REG_POSTED) or an invalidation failed, was flushed or could not be
+ * posted (the connection is then terminated: its QP is in error, so the
+ * buffer is no longer accessible either): -EIO if the provider failed it
+ * first.
  */
 int smbdx_deregister(struct smbdx_reg *reg)
 {
@@ -902,7 +957,9 @@ int smbdx_deregister(struct smbdx_reg *reg)
 		smbdx_reg_free(reg);
 		return 0;
 	}
-	rc = smbdx_reg_invalidate(conn, reg);
+	rc = reg->reg_wait ? smbdx_reg_wait(conn, reg) : 0;
+	if (!rc)
+		rc = smbdx_reg_invalidate(conn, reg);
 	if (rc)
 		smbdx_reg_fence(conn, reg, rc);
 	if (rc && reg->orphan) {

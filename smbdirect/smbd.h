@@ -192,7 +192,8 @@ enum smbdx_mr_state {
  * @list: entry in conn->mr_free or conn->mr_busy (under conn->lock)
  * @conn: owning connection
  * @mr: the verbs MR, NULL if recycling it failed (the pool shrank)
- * @cqe: completion entry of the REG_MR or LOCAL_INV posted on it
+ * @cqe: completion entry of the LOCAL_INV posted on it
+ * @reg_cqe: completion entry of the REG_MR posted on it
  * @reg: registration using it
  * @state: see enum smbdx_mr_state (under conn->lock)
  * @rkey: key of the current registration
@@ -203,6 +204,7 @@ struct smbdx_mr {
 	struct smbdx_conn *conn;
 	struct ib_mr *mr;
 	struct ib_cqe cqe;
+	struct ib_cqe reg_cqe;
 	struct smbdx_reg *reg;
 	enum smbdx_mr_state state;
 	u32 rkey;

@@ -187,6 +187,7 @@ bool smbdx_netdev_rdma_capable(struct net_device *ndev);
 #define SMBDX_REG_REMOTE_WRITE	0x2	/* the peer RDMA-writes into it */
 #define SMBDX_REG_NOWAIT		0x4	/* -EAGAIN instead of waiting for MRs */
 #define SMBDX_REG_ONE_DESC	0x8	/* -EMSGSIZE if more than one descriptor */
+#define SMBDX_REG_POSTED		0x10	/* return once posted, not completed */
 
 struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
 				 unsigned int flags);

@@ -27,7 +27,10 @@
  *    reconnects instead of waiting with its server lock held.
  *  - smbd_register_mr() registers a READ's buffer for the server's RDMA
  *    Write (cifs passes writing=true) and a WRITE's for its RDMA Read, as
- *    one descriptor (SMBDX_REG_ONE_DESC). smbd_deregister_mr() ends it;
+ *    one descriptor (SMBDX_REG_ONE_DESC), without waiting for the
+ *    registration to complete (SMBDX_REG_POSTED: the request that carries
+ *    the descriptor is posted after it on the same send queue, and a failed
+ *    registration ends the connection). smbd_deregister_mr() ends it;
  *    smbdirect checks whether the server's Send with Invalidate covered it,
  *    so cifs's need_invalidate is not needed here.
  *
@@ -445,7 +448,7 @@ struct smbd_mr *smbd_register_mr(struct smbd_connection *info,
 				 struct iov_iter *iter, bool writing,
 				 bool need_invalidate)
 {
-	unsigned int flags = SMBDX_REG_ONE_DESC;
+	unsigned int flags = SMBDX_REG_ONE_DESC | SMBDX_REG_POSTED;
 	const struct smbdx_buffer_desc_v1 *d;
 	struct smbdx_reg *reg;
 	struct smbd_mr *mr;
