@@ -384,12 +384,13 @@ void smbdx_mr_remote_invalidated(struct smbdx_conn *conn, u32 rkey)
 }
 
 /*
- * Completion of a REG_MR or LOCAL_INV of @mr. Unsignaled ones only complete
- * here when they failed (or were flushed); the signaled end of the chain
- * completes @done, which the registration or deregistration waits for.
+ * Completion of a REG_MR (@registering) or LOCAL_INV of @mr. Unsignaled
+ * ones only complete here when they failed (or were flushed); the signaled
+ * end of the chain completes the registration's reg_done or done, which
+ * the registration or deregistration waits for.
  */
 static void smbdx_mr_complete(struct smbdx_mr *mr, struct ib_wc *in,
-			      struct completion *done)
+			      bool registering)
 {
 	struct smbdx_conn *conn = mr->conn;
 	struct smbdx_reg *reg = mr->reg;
@@ -412,21 +413,19 @@ static void smbdx_mr_complete(struct smbdx_mr *mr, struct ib_wc *in,
 		       SMBDX_MR_EV_WR_DONE, wc->status);
 	/* The waiter may free @reg as soon as this is done. */
 	if (mr->last && reg)
-		complete(done);
+		complete(registering ? &reg->reg_done : &reg->done);
 }
 
 static void smbdx_mr_wr_done(struct ib_cq *cq, struct ib_wc *wc)
 {
-	struct smbdx_mr *mr = container_of(wc->wr_cqe, struct smbdx_mr, cqe);
-
-	smbdx_mr_complete(mr, wc, mr->reg ? &mr->reg->done : NULL);
+	smbdx_mr_complete(container_of(wc->wr_cqe, struct smbdx_mr, cqe), wc,
+			  false);
 }
 
 static void smbdx_mr_reg_wr_done(struct ib_cq *cq, struct ib_wc *wc)
 {
-	struct smbdx_mr *mr = container_of(wc->wr_cqe, struct smbdx_mr, reg_cqe);
-
-	smbdx_mr_complete(mr, wc, mr->reg ? &mr->reg->reg_done : NULL);
+	smbdx_mr_complete(container_of(wc->wr_cqe, struct smbdx_mr, reg_cqe),
+			  wc, true);
 }
 
 /* Take @n MRs for @reg if the pool has them; conn->lock held. */
