@@ -250,6 +250,10 @@ def summary(failures, bad, boot_only, saw_exit, console):
     return out[:18]
 
 
+# The first line of a report (the lines after it, "Oops:", "Call Trace:",
+# also match CONSOLE_BAD): where the report that trace_lines() reads ends.
+NEXT_REPORT = re.compile(r'\bBUG: |\bWARNING: |general protection fault|Kernel panic')
+
 # The VM's test runner writes this to the kernel log as each test starts.
 TEST_MARK = re.compile(r'smbd-vm: test (\S+)')
 FRAME = re.compile(r'^\[[ 0-9.]*\]\s+(RIP: \S+(?: \[\w+\])?|[A-Za-z_][\w.]*\+0x[0-9a-f]+/0x[0-9a-f]+.*)$')
@@ -277,7 +281,7 @@ def trace_lines(ctx, n):
     starts @ctx (frames marked "?" are guesses and left out)."""
     out, frames = [], 0
     for t in ctx[1:]:
-        if CONSOLE_BAD[0].search(t) or REPORT_START.search(t):
+        if NEXT_REPORT.search(t) or REPORT_START.search(t):
             break   # the next report
         m = FRAME.match(t)
         if not m:

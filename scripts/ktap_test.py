@@ -118,6 +118,8 @@ class Judge(unittest.TestCase):
                '[ 7.6]  caller_a+0x10/0x20 [cifs]\n'
                '[ 7.7]  caller_b+0x10/0x20\n'
                '[ 7.8]  smbdx_x+0x10/0x20 [smbdirect]\n'
+               '[ 8.0] BUG: workqueue lockup - pool cpus=0\n'
+               '[ 8.1]  later_frame+0x1/0x2\n'
                '[ 9.0] smbd-vm: test shell:three\n'
                '[ 9.5] the end\n')
         with tempfile.TemporaryDirectory() as d:
@@ -132,6 +134,7 @@ class Judge(unittest.TestCase):
         self.assertIn('caller_a+0x10/0x20 [cifs]', short)
         self.assertIn('caller_b+0x10/0x20', short)
         self.assertNotIn('guessed', short)
+        self.assertNotIn('later_frame', short)
         self.assertIn('first frame of ours: [ 7.8]  smbdx_x', short)
 
     def test_boot_only_report(self):
