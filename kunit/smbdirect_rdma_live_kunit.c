@@ -543,9 +543,13 @@ static void smbdx_rdma_remote_invalidation(struct kunit *test)
 
 #define RL_POSTED_DESCS 16
 
-/* Register with SMBDX_REG_POSTED every 4 KiB MR the pool has; the count. */
-static u32 rl_posted_fill_pool(struct kunit *test, struct smbdx_conn *conn,
-			       struct rl_buf *b, struct smbdx_reg **regs, u32 max)
+/*
+ * Register @b (one MR) with SMBDX_REG_NOWAIT and @flags until the pool is
+ * empty, at most @max times; the count.
+ */
+static u32 rl_fill_pool(struct kunit *test, struct smbdx_conn *conn,
+			struct rl_buf *b, struct smbdx_reg **regs, u32 max,
+			unsigned int flags)
 {
 	struct smbdx_reg *r;
 	struct iov_iter it;
@@ -555,7 +559,7 @@ static u32 rl_posted_fill_pool(struct kunit *test, struct smbdx_conn *conn,
 	for (;;) {
 		rl_buf_iter(b, &it, &kv, ITER_DEST);
 		r = smbdx_register(conn, &it, SMBDX_REG_REMOTE_WRITE |
-				   SMBDX_REG_NOWAIT | SMBDX_REG_POSTED);
+				   SMBDX_REG_NOWAIT | flags);
 		if (IS_ERR(r))
 			break;
 		KUNIT_ASSERT_LT(test, n, max);
@@ -569,7 +573,7 @@ static u32 rl_posted_fill_pool(struct kunit *test, struct smbdx_conn *conn,
  * SMBDX_REG_POSTED as cifs uses it: the descriptors reach the peer in a
  * message posted after smbdx_register() returned, and the peer RDMA-writes
  * or -reads the buffer as soon as it has them, then replies (with Send
- * with Invalidate every other round); every byte is checked at the other
+ * with Invalidate in half the rounds); every byte is checked at the other
  * end. A REG_MR not yet executed when the peer's access arrives would fail
  * it and end the pair. Then the whole pool registered and deregistered at
  * once, the REG_MRs possibly still in flight: deregistration waits for
@@ -670,11 +674,11 @@ static void smbdx_rdma_reg_posted(struct kunit *test)
 	b = rl_buf_new(test, 4096, false, 0);
 	regs = kunit_kcalloc(test, max, sizeof(*regs), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, regs);
-	pool = rl_posted_fill_pool(test, p.cli, b, regs, max);
+	pool = rl_fill_pool(test, p.cli, b, regs, max, SMBDX_REG_POSTED);
 	KUNIT_EXPECT_GE(test, pool, 9U);
 	for (i = 0; i < pool; i++)
 		KUNIT_EXPECT_EQ(test, smbdx_deregister(regs[i]), 0);
-	again = rl_posted_fill_pool(test, p.cli, b, regs, max);
+	again = rl_fill_pool(test, p.cli, b, regs, max, SMBDX_REG_POSTED);
 	KUNIT_EXPECT_EQ(test, again, pool);
 	for (i = 0; i < again; i++)
 		KUNIT_EXPECT_EQ(test, smbdx_deregister(regs[i]), 0);
@@ -931,22 +935,13 @@ static void smbdx_rdma_pool_exhaustion(struct kunit *test)
 	struct kvec kv;
 	struct tl_pair p;
 	struct smbdx_reg *r;
-	u32 i, n = 0, max = 1024;
+	u32 i, n, max = 1024;
 
 	tl_pair_up(test, &p, NULL, NULL);
 	b = rl_buf_new(test, 4096, false, 0);
 	regs = kunit_kcalloc(test, max, sizeof(*regs), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, regs);
-	for (;;) {
-		rl_buf_iter(b, &it, &kv, ITER_DEST);
-		r = smbdx_register(p.cli, &it, SMBDX_REG_REMOTE_WRITE |
-				  SMBDX_REG_NOWAIT);
-		if (IS_ERR(r))
-			break;
-		KUNIT_ASSERT_LT(test, n, max);
-		regs[n++] = r;
-	}
-	KUNIT_EXPECT_EQ(test, PTR_ERR(r), -EAGAIN);
+	n = rl_fill_pool(test, p.cli, b, regs, max, 0);
 	KUNIT_EXPECT_GE(test, n, 9U);
 	kunit_info(test, "pool of %u MRs exhausted", n);
 
