@@ -37,7 +37,12 @@
  * in progress counts in mr_users (smbdx_conn_enter()), which keeps the QP,
  * the PD and the DMA device alive: teardown drains the QP first (so every
  * chain it waits for completes, flushed), then waits for mr_users to drop
- * to zero, then unmaps and frees under no lock.
+ * to zero, then unmaps and frees under no lock. A registration's own
+ * fields (reg_wait, wr_status, the MRs' last flags) belong to its owner's
+ * register or deregister call; the completion handler reads them only for
+ * a chain that call posted and has not yet seen complete, and a
+ * deregistration waits for an unwaited REG_MR chain before it posts the
+ * LOCAL_INV chain that reuses them.
  *
  * Transport recovery: a failed completion terminates the connection (the
  * QP is in error anyway, so nothing stays remotely accessible). A chain
