@@ -121,3 +121,32 @@ smb_module() {
 		echo unknown
 	fi
 }
+
+# server_hangs_up_first: before a stock cifs unmounts, stop the ksmbd
+# server (ours or stock) and wait until no RDMA connection of cifs is
+# still up. The stock cifs of 6.12.117 can oops when it is the side that
+# ends an SMB Direct connection: umount reaches smbd_destroy() with
+# SIGKILL pending, so its wait for the disconnection returns at once, and
+# the disconnect work queued by the flushed receives can run after
+# rdma_destroy_id() ("BUG: kernel NULL pointer dereference, address:
+# 0000000000000528", RIP rdma_disconnect, from a kworker). After the
+# server's hangup that work finds the connection disconnected and does
+# nothing (Documentation/interop.rst). Returns non-zero if the server or
+# the connection stays.
+server_hangs_up_first() {
+	ksmbd.control -s >/dev/null 2>&1
+	wait_for 30 sh -c '! pidof ksmbd.mountd' || return 1
+	_n=150
+	while stock_cifs_connected; do
+		_n=$((_n - 1))
+		[ "$_n" -gt 0 ] || return 1
+		sleep 0.2
+	done
+}
+
+# stock_cifs_connected: some RDMA CM id of the stock cifs (the RDMA CM
+# names a kernel id after the module that created it; ours are
+# smbdirect's) is connected.
+stock_cifs_connected() {
+	rdma res show cm_id | grep 'comm \[cifs\]' | grep -q 'state CONNECT '
+}

@@ -10,7 +10,9 @@
 #     ksmbd (modprobe ksmbd);
 #  3. the stock cifs with the stock ksmbd, the baseline (smbdirect.ko must
 #     carry none of it).
-# Each side checks which module is loaded. Files of 4 KiB, 1 MiB and 16 MiB
+# Where the client is the stock cifs, the server hangs up before the umount
+# (server_hangs_up_first in lib.sh says why). Each side checks which module
+# is loaded. Files of 4 KiB, 1 MiB and 16 MiB
 # (2 MiB on the debug kernel) go both ways, buffered and with O_DIRECT, and
 # must come back identical; smbdirect's counters on our side must show RDMA
 # read/write (and, for our client, the stock server's remote
@@ -168,12 +170,14 @@ done
 wait_for 30 rmmod cifs || fail "rmmod cifs (still in use after 30 s)"
 stop_ksmbd
 
-# ---- 2. the stock cifs, our ksmbd
-start_ksmbd ours
+# ---- 2. the stock cifs, our ksmbd. Our server hangs up before each umount
+# (server_hangs_up_first, lib.sh: the stock cifs must not end the
+# connection itself), so it is started again for each device.
 load_stock cifs || fail "insmod $(stock_ko cifs)"
 [ "$(smb_module cifs)" = stock ] || fail "wanted the stock cifs, $(smb_module cifs) is loaded"
 for a in "$RXE_ADDR:$RXE_DEV" "$SIW_ADDR:$SIW_DEV"; do
 	addr=${a%:*} dev=${a#*:}
+	start_ksmbd ours
 	rd0=$(sum rdma_read_bytes passive "$dev")
 	wr0=$(sum rdma_write_bytes passive "$dev")
 	do_mount "$addr"
@@ -188,29 +192,36 @@ for a in "$RXE_ADDR:$RXE_DEV" "$SIW_ADDR:$SIW_DEV"; do
 	say "stock cifs, our ksmbd on $dev: $rd bytes RDMA-read, $wr RDMA-written by the server"
 	[ "$rd" -ge "$total" ] || fail "our ksmbd RDMA-read $rd bytes on $dev, want >= $total"
 	[ "$wr" -ge "$total" ] || fail "our ksmbd RDMA-wrote $wr bytes on $dev, want >= $total"
+	stock_cifs_connected ||
+		fail "rdma res shows no connected cm_id of the stock cifs on $dev"
+	server_hangs_up_first || fail "our ksmbd did not hang up on $dev"
 	umount "$MNT" || fail "umount"
+	wait_for 30 rmmod ksmbd || fail "rmmod ksmbd"
 done
 wait_for 30 rmmod cifs || fail "rmmod cifs (still in use after 30 s)"
-stop_ksmbd
 
 # ---- 3. the stock cifs, the stock ksmbd: the baseline of the pairs above
-# (smbdirect.ko stays loaded but carries nothing).
+# (smbdirect.ko stays loaded but carries nothing). The server hangs up
+# first here too.
 wait_for 20 sh -c "[ ! -s $D/connections ]" || fail "connections left behind"
-start_ksmbd stock
 load_stock cifs || fail "insmod $(stock_ko cifs)"
 [ "$(smb_module cifs)" = stock ] || fail "wanted the stock cifs, $(smb_module cifs) is loaded"
 for a in "$RXE_ADDR:$RXE_DEV" "$SIW_ADDR:$SIW_DEV"; do
 	addr=${a%:*} dev=${a#*:}
+	start_ksmbd stock
 	do_mount "$addr"
 	grep -q "SMBDirect (in hex) protocol version" /proc/fs/cifs/DebugData ||
 		fail "the stock cifs's DebugData shows no SMB Direct transport"
 	files "stock-stock-$dev"
 	[ ! -s "$D/connections" ] || fail "stock with stock on $dev went through smbdirect"
 	say "stock cifs, stock ksmbd on $dev: files identical"
+	stock_cifs_connected ||
+		fail "rdma res shows no connected cm_id of the stock cifs on $dev"
+	server_hangs_up_first || fail "the stock ksmbd did not hang up on $dev"
 	umount "$MNT" || fail "umount"
+	wait_for 30 rmmod ksmbd || fail "rmmod ksmbd"
 done
 wait_for 30 rmmod cifs || fail "rmmod cifs (still in use after 30 s)"
-stop_ksmbd
 
 wait_for 20 sh -c "[ ! -s $D/connections ]" || fail "connections left behind"
 rm -rf "$K" "$SRC"
