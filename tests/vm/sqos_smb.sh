@@ -26,8 +26,13 @@
 #     debug kernel, too slow for 100 IOPS, the policy is 2 IOPS for the
 #     8 KiB runs and 10 for the 64 KiB one, and the lower bound is -40%
 #     (see RATE and LOW_PCT below).
-#  3. Lifetime: with every handle closed the server has no flow and no
-#     open; after the unmount cifs and ksmbd unload and leave no reference
+#  3. Lifetime: on rxe, a tagged load's flow goes with its connection when
+#     one failed Send (smbdirect's post_send fault point) ends the
+#     connection while the load is stopped, and comes back with its policy
+#     when the load goes on and cifs reopens the handle (the server delays
+#     the load again); with every
+#     handle closed the server has no flow
+#     and no open; after the unmount cifs and ksmbd unload and leave no reference
 #     on sqos.ko; the policy directory goes with rmdir.
 #  4. Stock cifs (Linux's own, no CIFS_IOC_SQOS_CONTROL) against our ksmbd:
 #     the tool falls back to the FSCTL pass-through and gets the same
@@ -69,8 +74,10 @@ case "$(uname -r)" in
 esac
 CTL=$(command -v sqos-ctl)
 THROTTLE=/sys/module/cifs/parameters/sqos_throttle
+FI=$D/fault/post_send
 
 cleanup() {
+	[ -e "$FI/probability" ] && echo 0 >"$FI/probability"
 	umount "$MNT" 2>/dev/null
 	ksmbd.control -s >/dev/null 2>&1
 	wait_for 30 sh -c '! pidof ksmbd.mountd'
@@ -230,6 +237,68 @@ rate_run() {
 	in_range "$_r" "$2" "$3" || fail "tagged ${1}-byte ${5:-read}s at $_r IOPS, not $2..$3"
 }
 
+# stopped PID: every thread of PID is stopped (none is in a system call)
+stopped() {
+	for _t in /proc/"$1"/task/*/stat; do
+		[ "$(cut -d' ' -f3 "$_t")" = T ] || return 1
+	done
+}
+
+# lose_connection: a tagged load runs on rxe; one failed Send ends our
+# server's connection under it; the flow must go without a CLOSE, and come
+# back when cifs reopens the handle.
+lose_connection() {
+	[ -e "$FI/probability" ] || fail "no fault point $FI (CONFIG_FAULT_INJECTION_DEBUG_FS)"
+	wait_for 15 sh -c "! grep -q '^flow $FLOW' $Q/flows" ||
+		fail "flow $FLOW is still there from an earlier run"
+	"$CTL" "$MNT/tagged" flow "$FLOW" + policy "$POLICY" + status \
+		load read 120 8192 8 >/tmp/sqos-lost.log 2>&1 &
+	_l=$!
+	wait_for 60 grep -q "^flow $FLOW" "$Q/flows" ||
+		fail "flow $FLOW did not appear on the server"
+	_c=$(grep " role=passive state=ESTABLISHED dev=$RXE_DEV " "$D/connections" |
+		cut -d' ' -f1)
+	[ -n "$_c" ] || fail "our ksmbd has no connection on $RXE_DEV"
+	# The load stops while the connection goes (its handle stays open):
+	# otherwise its next I/O reopens the handle at once and the flow is
+	# back before it can be seen gone. Any Send fails the connection: a
+	# listing of the share makes one.
+	kill -STOP "$_l"
+	# Stopped means every thread is back from its read: none in flight,
+	# none held back by the client (seconds on the debug kernel).
+	wait_for 60 stopped "$_l" || fail "the load did not stop"
+	echo 1 >"$FI/times"
+	echo 100 >"$FI/probability"
+	ls "$MNT" >/dev/null 2>&1
+	wait_for 60 sh -c "! grep -q '^$_c role=passive state=ESTABLISHED ' $D/connections" ||
+		fail "connection $_c survived its failed Send"
+	echo 0 >"$FI/probability"
+	wait_for 30 sh -c "! grep -q '^flow $FLOW' $Q/flows" ||
+		fail "flow $FLOW outlived connection $_c"
+	say "connection $_c lost with a tagged handle open: flow $FLOW gone"
+	# The load goes on: cifs reopens its handle, and our cifs associates
+	# the new open with the flow again, with the flow's policy
+	# (cifs_sqos_reopened()), so the server holds it to the rate again.
+	kill -CONT "$_l"
+	wait_for 60 sh -c "grep -A1 '^flow $FLOW' $Q/flows | grep -q ' policy_id=$POLICY ' &&
+		grep -A4 '^flow $FLOW' $Q/flows | grep -q ' opens=1 '" || {
+		cat /tmp/sqos-lost.log
+		fail "the reopened handle did not join flow $FLOW with its policy again"
+	}
+	echo N >"$THROTTLE" || fail "cannot turn cifs.sqos_throttle off"
+	snap_flows
+	_d0=$(flow_field delayed)
+	sleep 4
+	snap_flows
+	_d1=$(flow_field delayed)
+	echo Y >"$THROTTLE"
+	[ -n "$_d0" ] && [ -n "$_d1" ] && [ "$_d1" -gt "$_d0" ] ||
+		fail "the server delayed nothing of the reopened handle ($_d0 -> $_d1)"
+	say "the reopened handle is in flow $FLOW again: the server delayed $((_d1 - _d0)) I/Os in 4 s"
+	kill "$_l" 2>/dev/null
+	wait "$_l" || :
+}
+
 device() { # device ADDR DEV
 	say "$2: our cifs, our ksmbd"
 	do_mount "$1"
@@ -306,6 +375,12 @@ device() { # device ADDR DEV
 	echo 0 >"$C/enforce" || fail "cannot turn enforce off"
 	rate_run 8192 $(band "$RATE") idle
 	echo 1 >"$C/enforce"
+
+	# Connection loss (rxe only, to save time): the flow of a handle in use
+	# goes with its connection. The next Send fails (smbdirect's post_send
+	# fault point), which ends the connection; ksmbd closes the session's
+	# opens (durable handles are off) and cifs reconnects.
+	[ "$2" != "$RXE_DEV" ] || lose_connection
 
 	# 3. Every handle closed: no flow, no open on the server
 	wait_for 10 grep -q '^enabled=1 flows=0 opens=0 ' "$Q/stats" ||

@@ -378,6 +378,7 @@ struct load {
 	off_t span;
 	double end;
 	uint64_t ios;
+	uint64_t retried;
 	int err;
 	pthread_mutex_t lock;
 	off_t next;
@@ -410,6 +411,21 @@ static void *load_worker(void *arg)
 		pthread_mutex_unlock(&l->lock);
 		n = l->write ? pwrite(fd, buf, l->bs, off) :
 			       pread(fd, buf, l->bs, off);
+		/*
+		 * cifs fails an I/O with EAGAIN when it reconnects under it:
+		 * the same I/O again, on the handle cifs reopens.
+		 */
+		while (n < 0 && (errno == EAGAIN || errno == EINTR) &&
+		       now_s() < l->end) {
+			pthread_mutex_lock(&l->lock);
+			l->retried++;
+			pthread_mutex_unlock(&l->lock);
+			usleep(10000);
+			n = l->write ? pwrite(fd, buf, l->bs, off) :
+				       pread(fd, buf, l->bs, off);
+		}
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			break;	/* the time is up */
 		pthread_mutex_lock(&l->lock);
 		if (n != (ssize_t)l->bs && !l->err)
 			l->err = n < 0 ? errno : EIO;
@@ -458,10 +474,13 @@ static int run_load(bool write, double secs, size_t bs, int depth)
 	for (i = 0; i < depth; i++)
 		pthread_join(th[i], NULL);
 	t = now_s() - t0;
-	printf("load: %s bs=%zu depth=%d ios=%llu seconds=%.2f iops=%.1f MiB/s=%.2f\n",
+	printf("load: %s bs=%zu depth=%d ios=%llu seconds=%.2f iops=%.1f MiB/s=%.2f",
 	       write ? "write" : "read", bs, depth,
 	       (unsigned long long)l.ios, t, l.ios / t,
 	       l.ios * (double)bs / t / 1048576);
+	if (l.retried)
+		printf(" retried=%llu", (unsigned long long)l.retried);
+	printf("\n");
 	if (l.err) {
 		fprintf(stderr, "sqos-ctl: load: %s\n", strerror(l.err));
 		return 2;

@@ -16,6 +16,8 @@
  *            cifs_close()            -> cifs_sqos_tagged(): a tagged handle
  *                is closed at once, never kept for deferred close and
  *                handed to the next open() of the file
+ *            cifs_reopen_file()      -> cifs_sqos_reopened(): the handle's
+ *                new server open joins its flow again
  *
  * Client flows are kept by LogicalFlowID (the initiator owns its flows,
  * 3.1.1.1): handles of any mount tagged with the same ID share one flow, its
@@ -76,6 +78,8 @@ MODULE_PARM_DESC(sqos_throttle,
  *	StatusRequestTimer, limiter
  * @timer: StatusRequestTimer: runs cifs_sqos_status_work()
  * @free_work: frees the flow after its last reference
+ * @policy: the last SET_POLICY the server accepted on one of its handles,
+ *	sent again when a handle is associated anew; NULL if none
  */
 struct cifs_sqos_flow {
 	struct list_head node;
@@ -87,6 +91,27 @@ struct cifs_sqos_flow {
 	struct sqos_client_flow cf;
 	struct delayed_work timer;
 	struct work_struct free_work;
+	struct cifs_sqos_policy *policy;
+};
+
+/**
+ * struct cifs_sqos_policy - what a SET_POLICY set on the server's flow
+ * @policy_id: PolicyID
+ * @initiator_id: InitiatorID
+ * @limit: Limit
+ * @reservation: Reservation
+ * @name_len: InitiatorNameLength
+ * @node_name_len: InitiatorNodeNameLength
+ * @names: InitiatorName, then InitiatorNodeName (UTF-16LE bytes)
+ */
+struct cifs_sqos_policy {
+	guid_t policy_id;
+	guid_t initiator_id;
+	u64 limit;
+	u64 reservation;
+	u16 name_len;
+	u16 node_name_len;
+	u8 names[];
 };
 
 /**
@@ -94,11 +119,15 @@ struct cifs_sqos_flow {
  * @node: in its flow's handles
  * @flow: the flow
  * @cfile: the handle
+ * @lost: cifs reopened the handle after a reconnection: the server's open
+ *	is a new one, not associated with the flow, until the status work
+ *	sends SET_LOGICAL_FLOW_ID (and the flow's policy) on it again
  */
 struct cifs_sqos_handle {
 	struct list_head node;
 	struct cifs_sqos_flow *flow;
 	struct cifsFileInfo *cfile;
+	bool lost;
 };
 
 static DEFINE_SPINLOCK(cifs_sqos_lock);
@@ -190,6 +219,7 @@ static void cifs_sqos_free_work(struct work_struct *work)
 						free_work);
 
 	cancel_delayed_work_sync(&f->timer);
+	kfree(f->policy);
 	kfree(f);
 	cifs_sqos_put();
 }
@@ -209,62 +239,140 @@ static int cifs_sqos_send(unsigned int xid, struct cifs_tcon *tcon,
 			  u32 in_len, u32 max_out, void *out, u32 *out_len,
 			  u32 *ntstatus);
 
+/* The first of @f's handles that cifs reopened, or NULL */
+static struct cifs_sqos_handle *cifs_sqos_lost(struct cifs_sqos_flow *f)
+{
+	struct cifs_sqos_handle *h;
+
+	lockdep_assert_held(&cifs_sqos_lock);
+	list_for_each_entry(h, &f->handles, node)
+		if (h->lost)
+			return h;
+	return NULL;
+}
+
+/*
+ * The request that associates a reopened handle with its flow again
+ * (3.1.4.1: an open not associated yet must send SET_LOGICAL_FLOW_ID):
+ * with the flow's last accepted policy, GET_STATUS, and whatever the timer
+ * asks for. Into @in (SQOS_REQUEST_MAX_SIZE bytes); returns its length.
+ */
+static int cifs_sqos_build_rejoin(const struct sqos_ops *ops,
+				  struct cifs_sqos_flow *f, u8 *in,
+				  u32 *max_out, u64 now)
+{
+	struct sqos_client_args args = {
+		.options = STORAGE_QOS_CONTROL_FLAG_SET_LOGICAL_FLOW_ID |
+			   STORAGE_QOS_CONTROL_FLAG_GET_STATUS,
+	};
+	struct cifs_sqos_policy *p = f->policy;
+
+	lockdep_assert_held(&cifs_sqos_lock);
+	if (now >= f->cf.timer_ns)
+		args.options |= ops->client_timer_options(&f->cf, now);
+	if (p) {
+		args.options |= STORAGE_QOS_CONTROL_FLAG_SET_POLICY;
+		args.policy_id = p->policy_id;
+		args.initiator_id = p->initiator_id;
+		args.limit = p->limit;
+		args.reservation = p->reservation;
+		args.name = p->names;
+		args.name_len = p->name_len;
+		args.node_name = p->names + p->name_len;
+		args.node_name_len = p->node_name_len;
+	}
+	return ops->client_build_request(&f->cf, &args, in,
+					 SQOS_REQUEST_MAX_SIZE, max_out, now);
+}
+
 /*
  * StatusRequestTimer expired (3.1.6): GET_STATUS | UPDATE_COUNTERS with
  * the counters of all the flow's handles, on one of its handles. An idle
- * flow waits for its next I/O (cifs_sqos_defer() runs this again).
+ * flow waits for its next I/O (cifs_sqos_defer() runs this again). A
+ * handle cifs reopened goes first, whatever the timer says: the request
+ * of cifs_sqos_build_rejoin() on it, and the work runs again at once while
+ * another one is left.
  */
 static void cifs_sqos_status_work(struct work_struct *work)
 {
 	struct cifs_sqos_flow *f = container_of(to_delayed_work(work),
 						struct cifs_sqos_flow, timer);
 	struct sqos_client_args args = { .handle_associated = true };
-	u8 in[SQOS_REQUEST_FIXED_SIZE], out[SQOS_RESPONSE_SIZE];
-	const struct sqos_ops *ops;
-	struct tcon_link *tlink = NULL;
-	struct cifs_sqos_handle *h;
-	u64 pfid = 0, vfid = 0, now;
+	struct cifs_sqos_handle *h, *lost = NULL;
 	u32 max_out = 0, out_len = 0, nt = 0;
+	struct tcon_link *tlink = NULL;
+	u8 out[SQOS_RESPONSE_SIZE];
+	const struct sqos_ops *ops;
+	u64 pfid = 0, vfid = 0, now;
 	unsigned long flags;
 	unsigned int xid;
 	int len = -EINVAL, rc;
+	u8 *in;
 
+	in = kmalloc(SQOS_REQUEST_MAX_SIZE, GFP_KERNEL);
 	spin_lock_irqsave(&cifs_sqos_lock, flags);
 	ops = cifs_sqos_ops;
 	now = cifs_sqos_now();
-	if (!f->dying && f->nr_handles) {
-		if (now < f->cf.timer_ns) {
+	if (!in) {
+		/* 3.1.5.1's failure interval, as for a request that failed */
+		ops->client_handle_response(&f->cf, SQOS_NT_INVALID_PARAMETER,
+					    NULL, 0, now, NULL);
+		cifs_sqos_arm(f, now);
+	} else if (!f->dying && f->nr_handles) {
+		lost = cifs_sqos_lost(f);
+		if (lost) {
+			len = cifs_sqos_build_rejoin(ops, f, in, &max_out, now);
+		} else if (now < f->cf.timer_ns) {
 			cifs_sqos_arm(f, now);
 		} else {
 			args.options = ops->client_timer_options(&f->cf, now);
 			if (args.options)
 				len = ops->client_build_request(&f->cf, &args,
-								in, sizeof(in),
+								in,
+								SQOS_REQUEST_MAX_SIZE,
 								&max_out, now);
 		}
 	}
 	if (len > 0) {
-		h = list_first_entry(&f->handles, struct cifs_sqos_handle, node);
+		h = lost ? lost : list_first_entry(&f->handles,
+						   struct cifs_sqos_handle,
+						   node);
+		h->lost = false;
 		pfid = h->cfile->fid.persistent_fid;
 		vfid = h->cfile->fid.volatile_fid;
 		tlink = cifs_get_tlink(h->cfile->tlink);
 	}
 	spin_unlock_irqrestore(&cifs_sqos_lock, flags);
-	if (len <= 0)
+	if (len <= 0) {
+		kfree(in);
 		return;
+	}
 
 	xid = get_xid();
 	rc = cifs_sqos_send(xid, tlink_tcon(tlink), pfid, vfid, in, len,
 			    max_out, out, &out_len, &nt);
 	free_xid(xid);
 	cifs_put_tlink(tlink);
+	kfree(in);
 
 	spin_lock_irqsave(&cifs_sqos_lock, flags);
 	now = cifs_sqos_now();
 	/* No answer at all counts as a failure too: retry in 10 s. */
 	ops->client_handle_response(&f->cf, rc ? SQOS_NT_INVALID_PARAMETER : nt,
 				    out, rc ? 0 : out_len, now, NULL);
+	if (lost && (rc || nt != SQOS_NT_SUCCESS)) {
+		/*
+		 * Not associated: try again with the timer. @lost may have
+		 * left the flow meanwhile (then it is not in the list).
+		 */
+		list_for_each_entry(h, &f->handles, node)
+			if (h == lost)
+				h->lost = true;
+	}
 	cifs_sqos_arm(f, now);
+	if (lost && !rc && nt == SQOS_NT_SUCCESS && !f->dying &&
+	    cifs_sqos_lost(f))
+		mod_delayed_work(cifsiod_wq, &f->timer, 0);
 	spin_unlock_irqrestore(&cifs_sqos_lock, flags);
 }
 
@@ -345,12 +453,50 @@ static int cifs_sqos_attach(const struct sqos_ops *ops,
 	return 0;
 }
 
-/* What the server's answer means for the handle and its flow (3.1.5.1) */
+/*
+ * A copy of the policy an accepted SET_POLICY request (@req, decoded from
+ * the @in_len bytes at @in) set, or NULL if its names are not ones
+ * cifs_sqos_build_rejoin() could send again.
+ */
+static struct cifs_sqos_policy *
+cifs_sqos_policy_of(const struct sqos_request *req, const u8 *in, u32 in_len)
+{
+	u32 nl = req->name_len, nnl = req->node_name_len;
+	struct cifs_sqos_policy *p;
+
+	if (nl > STORAGE_QOS_INITIATOR_NAME_SIZE || (nl & 1) ||
+	    nnl > STORAGE_QOS_INITIATOR_NAME_SIZE || (nnl & 1) ||
+	    (nl && (req->name_off > in_len ||
+		    nl > in_len - req->name_off)) ||
+	    (nnl && (req->node_name_off > in_len ||
+		     nnl > in_len - req->node_name_off)))
+		return NULL;
+	p = kmalloc(struct_size(p, names, nl + nnl), GFP_KERNEL);
+	if (!p)
+		return NULL;
+	p->policy_id = req->policy_id;
+	p->initiator_id = req->initiator_id;
+	p->limit = req->limit;
+	p->reservation = req->reservation;
+	p->name_len = nl;
+	p->node_name_len = nnl;
+	if (nl)
+		memcpy(p->names, in + req->name_off, nl);
+	if (nnl)
+		memcpy(p->names + nl, in + req->node_name_off, nnl);
+	return p;
+}
+
+/*
+ * What the server's answer to the request at @in (@in_len bytes, decoded
+ * as @req) means for the handle and its flow (3.1.5.1)
+ */
 static void cifs_sqos_apply(const struct sqos_ops *ops,
 			    struct cifsFileInfo *cfile,
-			    const struct sqos_request *req, u32 nt,
-			    const void *out, u32 out_len)
+			    const struct sqos_request *req, const u8 *in,
+			    u32 in_len, u32 nt, const void *out, u32 out_len)
 {
+	struct cifs_sqos_policy *policy = NULL;
 	struct cifs_sqos_flow *f;
 	unsigned long flags;
 	bool move = false;
@@ -375,9 +521,14 @@ static void cifs_sqos_apply(const struct sqos_ops *ops,
 		else if (cifs_sqos_attach(ops, cfile, &req->flow_id))
 			cifs_dbg(VFS, "Storage QoS: no memory to track the flow of a handle\n");
 	}
+	if (nt == SQOS_NT_SUCCESS &&
+	    (req->options & STORAGE_QOS_CONTROL_FLAG_SET_POLICY))
+		policy = cifs_sqos_policy_of(req, in, in_len);
 
 	spin_lock_irqsave(&cifs_sqos_lock, flags);
 	f = cfile->sqos ? cfile->sqos->flow : NULL;
+	if (f && policy)
+		swap(f->policy, policy);
 	if (f) {
 		now = cifs_sqos_now();
 		if (nt != SQOS_NT_SUCCESS || out_len)
@@ -394,6 +545,7 @@ static void cifs_sqos_apply(const struct sqos_ops *ops,
 		cifs_sqos_arm(f, now);
 	}
 	spin_unlock_irqrestore(&cifs_sqos_lock, flags);
+	kfree(policy);
 }
 
 /* The handle's state for the ioctl's caller */
@@ -542,7 +694,8 @@ long cifs_sqos_ioctl(struct file *filep, void __user *arg)
 	if (rc)
 		goto out;
 	if (decoded)
-		cifs_sqos_apply(ops, cfile, &req, nt, out, out_len);
+		cifs_sqos_apply(ops, cfile, &req, in, c.in_len, nt, out,
+				out_len);
 
 	c.out_len = out_len;
 	c.ntstatus = nt;
@@ -669,4 +822,30 @@ void cifs_sqos_close(struct cifsFileInfo *cfile)
 bool cifs_sqos_tagged(struct cifsFileInfo *cfile)
 {
 	return READ_ONCE(cfile->sqos);
+}
+
+/**
+ * cifs_sqos_reopened() - cifs reopened a handle after a reconnection
+ * @cfile: the handle, with its new SMB2 file id
+ *
+ * The server's new open is not in the handle's flow: the flow's status
+ * work associates it again (SET_LOGICAL_FLOW_ID, the flow's last accepted
+ * SET_POLICY, GET_STATUS) as soon as it can run. Until then the client
+ * keeps throttling the handle at the rate it last got.
+ */
+void cifs_sqos_reopened(struct cifsFileInfo *cfile)
+{
+	struct cifs_sqos_flow *f;
+	unsigned long flags;
+
+	if (!READ_ONCE(cfile->sqos))
+		return;
+	spin_lock_irqsave(&cifs_sqos_lock, flags);
+	if (cfile->sqos) {
+		f = cfile->sqos->flow;
+		cfile->sqos->lost = true;
+		if (!f->dying)
+			mod_delayed_work(cifsiod_wq, &f->timer, 0);
+	}
+	spin_unlock_irqrestore(&cifs_sqos_lock, flags);
 }

@@ -46,5 +46,6 @@ bool cifs_sqos_defer(struct cifs_io_subrequest *sub, struct cifsFileInfo *cfile,
 void cifs_sqos_io_end(struct cifs_io_subrequest *sub);
 void cifs_sqos_close(struct cifsFileInfo *cfile);
 bool cifs_sqos_tagged(struct cifsFileInfo *cfile);
+void cifs_sqos_reopened(struct cifsFileInfo *cfile);
 
 #endif /* _CIFS_SQOS_H */
