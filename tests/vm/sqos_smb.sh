@@ -30,10 +30,9 @@
 #     one failed Send (smbdirect's post_send fault point) ends the
 #     connection while the load is stopped, and comes back with its policy
 #     when the load goes on and cifs reopens the handle (the server delays
-#     the load again); with every
-#     handle closed the server has no flow
-#     and no open; after the unmount cifs and ksmbd unload and leave no reference
-#     on sqos.ko; the policy directory goes with rmdir.
+#     the load again); with every handle closed the server has no flow and
+#     no open; after the unmount cifs and ksmbd unload and leave no
+#     reference on sqos.ko; the policy directory goes with rmdir.
 #  4. Stock cifs (Linux's own, no CIFS_IOC_SQOS_CONTROL) against our ksmbd:
 #     the tool falls back to the FSCTL pass-through and gets the same
 #     answers (NTSTATUS as cifs maps it to an errno).
@@ -245,9 +244,9 @@ stopped() {
 	done
 }
 
-# lose_connection: a tagged load runs on rxe; one failed Send ends our
-# server's connection under it; the flow must go without a CLOSE, and come
-# back when cifs reopens the handle.
+# lose_connection: a tagged load runs on rxe and is stopped; one failed
+# Send ends our server's connection; the flow must go without a CLOSE, and
+# come back when the load goes on and cifs reopens the handle.
 lose_connection() {
 	[ -e "$FI/probability" ] || fail "no fault point $FI (CONFIG_FAULT_INJECTION_DEBUG_FS)"
 	wait_for 15 sh -c "! grep -q '^flow $FLOW' $Q/flows" ||

@@ -38,10 +38,12 @@
  * handle is tagged.
  *
  * Locking: cifs_sqos_lock (spinlock, irqsave: a subrequest may end in any
- * context) protects the binding, the flow list, every flow's fields and
- * handle list, and cifsFileInfo.sqos. Nothing else is taken under it; the
- * status work takes a tcon_link reference under it (an atomic increment)
- * instead of a reference on a handle. A flow whose last reference goes is
+ * context) protects the binding, the flow list, every flow's fields (its
+ * policy copy too) and handle list, each handle's lost flag, and
+ * cifsFileInfo.sqos. Nothing else is taken under it (a policy copy is
+ * allocated before and freed after it); the status work takes a tcon_link
+ * reference under it (an atomic increment) instead of a reference on a
+ * handle. A flow whose last reference goes is
  * unlisted at once and freed by a work item that first waits for its
  * status work (cancel_delayed_work_sync()), so the status work never holds
  * a reference of its own.
