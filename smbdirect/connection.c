@@ -116,6 +116,7 @@ struct smbdx_conn *smbdx_conn_alloc(enum smbdx_role role,
 
 	spin_lock_init(&conn->lock);
 	init_waitqueue_head(&conn->wq);
+	init_waitqueue_head(&conn->recv_wq);
 	conn->state = SMBDX_CS_CREATED;
 	INIT_LIST_HEAD(&conn->send_queue);
 	INIT_LIST_HEAD(&conn->sends_inflight);
@@ -297,6 +298,7 @@ void __smbdx_conn_fail(struct smbdx_conn *conn, int err, int cause)
 	cancel_delayed_work(&conn->neg_work);
 	cancel_delayed_work(&conn->idle_work);
 	wake_up_all(&conn->wq);
+	wake_up_all(&conn->recv_wq);
 	smbdx_conn_queue_work(conn, &conn->disc_work);
 	smbdx_conn_queue_work(conn, &conn->upcall_work);
 }

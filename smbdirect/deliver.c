@@ -144,7 +144,7 @@ void smbdx_msg_ready(struct smbdx_conn *conn, struct smbdx_msg *msg)
 	list_add_tail(&msg->list, &conn->ready);
 	conn->ready_msgs++;
 	smbdx_stat_inc(conn, SMBDX_STAT_RX_MSGS);
-	wake_up_all(&conn->wq);
+	wake_up_all(&conn->recv_wq);
 	if (conn->handed_over && conn->ops && conn->ops->recv)
 		smbdx_conn_queue_work(conn, &conn->upcall_work);
 }
@@ -394,8 +394,8 @@ int smbdx_recv_msg(struct smbdx_conn *conn, long timeout, struct smbdx_msg **msg
 	if (conn->ops && conn->ops->recv)
 		return -EINVAL;
 	smbdx_conn_wait_begin(conn);
-	rc = wait_event_interruptible_timeout(conn->wq, smbdx_recv_ready(conn),
-					      timeout);
+	rc = wait_event_interruptible_timeout(conn->recv_wq,
+					      smbdx_recv_ready(conn), timeout);
 	if (rc >= 0)
 		rc = smbdx_take_msg(conn, SIZE_MAX, msgp);
 	smbdx_conn_wait_end(conn);
@@ -426,8 +426,8 @@ ssize_t smbdx_recv(struct smbdx_conn *conn, struct iov_iter *to, long timeout)
 	if (conn->ops && conn->ops->recv)
 		return -EINVAL;
 	smbdx_conn_wait_begin(conn);
-	rc = wait_event_interruptible_timeout(conn->wq, smbdx_recv_ready(conn),
-					      timeout);
+	rc = wait_event_interruptible_timeout(conn->recv_wq,
+					      smbdx_recv_ready(conn), timeout);
 	if (rc >= 0)
 		rc = smbdx_take_msg(conn, iov_iter_count(to), &msg);
 	smbdx_conn_wait_end(conn);

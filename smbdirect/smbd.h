@@ -317,7 +317,15 @@ struct smbdx_conn {
 
 	/* under lock */
 	spinlock_t lock;
+	/*
+	 * Waiters for messages of the pull form (smbdx_recv*()) sleep on
+	 * recv_wq, woken when a message is ready or the connection fails;
+	 * everything else (sends, registrations, RDMA transfers, states,
+	 * teardown) on wq. Two queues, so that the completion of a Send or a
+	 * transfer does not wake a receive thread for nothing.
+	 */
 	wait_queue_head_t wq;
+	wait_queue_head_t recv_wq;
 	enum smbdx_conn_state state;
 	int error;
 	int cause;
