@@ -78,9 +78,13 @@
  * @wr_status: first failed completion status of the chain
  * @nmrs: MRs in @mrs and descriptors in @descs
  * @descs: Buffer Descriptor V1 array, wire format
+ * @reg_wrs: one REG_MR work request per MR
  * @inv_wrs: one LOCAL_INV work request per MR, allocated with the
  *	registration so that deregistration never has to allocate
  * @mrs: the MRs, in buffer order
+ *
+ * The structure and its four arrays are one allocation, sized for the MRs
+ * the buffer needs (smbdx_reg_alloc()).
  */
 struct smbdx_reg {
 	struct smbdx_conn *conn;
@@ -96,9 +100,35 @@ struct smbdx_reg {
 	int wr_status;
 	u32 nmrs;
 	struct smbdx_buffer_desc_v1 *descs;
+	struct ib_reg_wr *reg_wrs;
 	struct ib_send_wr *inv_wrs;
 	struct smbdx_mr *mrs[];
 };
+
+/*
+ * A zeroed registration for @n MRs, its arrays behind it in the same
+ * allocation; n is at most the connection's pool size, so nothing
+ * overflows.
+ */
+static struct smbdx_reg *smbdx_reg_alloc(u32 n)
+{
+	struct smbdx_reg *reg;
+	size_t descs, reg_wrs, inv_wrs, size;
+
+	descs = ALIGN(struct_size(reg, mrs, n), sizeof(u64));
+	reg_wrs = ALIGN(descs + n * sizeof(*reg->descs),
+			__alignof__(struct ib_reg_wr));
+	inv_wrs = ALIGN(reg_wrs + n * sizeof(*reg->reg_wrs),
+			__alignof__(struct ib_send_wr));
+	size = inv_wrs + n * sizeof(*reg->inv_wrs);
+	reg = kzalloc(size, GFP_KERNEL);
+	if (!reg)
+		return NULL;
+	reg->descs = (void *)reg + descs;
+	reg->reg_wrs = (void *)reg + reg_wrs;
+	reg->inv_wrs = (void *)reg + inv_wrs;
+	return reg;
+}
 
 /**
  * smbdx_sgt_alloc() - a flat (unchained) scatterlist of @n entries
@@ -301,8 +331,6 @@ static void smbdx_reg_free(struct smbdx_reg *reg)
 {
 	struct smbdx_conn *conn = reg->conn;
 
-	kfree(reg->descs);
-	kfree(reg->inv_wrs);
 	kfree(reg);
 	smbdx_conn_put(conn);
 }
@@ -558,13 +586,10 @@ static int smbdx_reg_post(struct smbdx_conn *conn, struct smbdx_reg *reg,
 	struct scatterlist *sg = reg->sgt.sgl;
 	int left = reg->mapped;
 	unsigned int off = 0;
-	struct ib_reg_wr *wrs;
+	struct ib_reg_wr *wrs = reg->reg_wrs;
 	u32 i;
 	int n, rc, k;
 
-	wrs = kcalloc(reg->nmrs, sizeof(*wrs), GFP_KERNEL);
-	if (!wrs)
-		return -ENOMEM;
 	for (i = 0; i < reg->nmrs && (left > 0 || off); i++) {
 		struct smbdx_mr *mr = reg->mrs[i];
 		struct ib_mr *ibmr = mr->mr;
@@ -573,10 +598,8 @@ static int smbdx_reg_post(struct smbdx_conn *conn, struct smbdx_reg *reg,
 		n = ib_map_mr_sg(ibmr, sg, min_t(int, left,
 						 conn->limits.mr_max_entries),
 				 &off, PAGE_SIZE);
-		if (n < 0 || (n == 0 && !off)) {
-			rc = n < 0 ? n : -EIO;
-			goto out;
-		}
+		if (n < 0 || (n == 0 && !off))
+			return n < 0 ? n : -EIO;
 		for (k = 0; k < n; k++)
 			sg = sg_next(sg);
 		left -= n;
@@ -596,10 +619,8 @@ static int smbdx_reg_post(struct smbdx_conn *conn, struct smbdx_reg *reg,
 		trace_smbdx_mr(conn, mr->rkey, SMBDX_MR_EV_REGISTER, 0);
 	}
 	/* Everything must be mapped by these MRs. */
-	if (left > 0 || off) {
-		rc = -EIO;
-		goto out;
-	}
+	if (left > 0 || off)
+		return -EIO;
 	/* The provider packed it into fewer MRs than planned: give back the rest. */
 	if (i < reg->nmrs) {
 		u32 used = i;
@@ -618,8 +639,6 @@ static int smbdx_reg_post(struct smbdx_conn *conn, struct smbdx_reg *reg,
 		reg->reg_wait = true;	/* smbdx_deregister() waits */
 	else if (!rc)
 		rc = smbdx_reg_wait(conn, reg);
-out:
-	kfree(wrs);
 	return rc;
 }
 
@@ -669,9 +688,11 @@ struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
 				 unsigned int flags)
 {
 	size_t len = iov_iter_count(iter);
+	enum dma_data_direction dir;
+	struct smbdx_reg *reg = NULL;
 	struct iov_iter copy;
-	struct smbdx_reg *reg;
-	int npages, need, rc;
+	struct sg_table sgt;
+	int npages, need, mapped, rc;
 	bool waited = false;
 	ssize_t got;
 
@@ -686,63 +707,58 @@ struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
 	if (rc)
 		return ERR_PTR(rc);
 
-	reg = smbdx_fault(SMBDX_FAULT_REG_ALLOC) ? NULL :
-	      kzalloc(struct_size(reg, mrs, conn->nmrs), GFP_KERNEL);
-	if (!reg) {
-		rc = -ENOMEM;
-		goto out_leave;
-	}
-	smbdx_conn_get(conn);
-	reg->conn = conn;
-	reg->len = len;
-	INIT_LIST_HEAD(&reg->node);
-	init_completion(&reg->done);
-	init_completion(&reg->reg_done);
 	if ((flags & SMBDX_REG_REMOTE_READ) && (flags & SMBDX_REG_REMOTE_WRITE))
-		reg->dir = DMA_BIDIRECTIONAL;
+		dir = DMA_BIDIRECTIONAL;
 	else if (flags & SMBDX_REG_REMOTE_WRITE)
-		reg->dir = DMA_FROM_DEVICE;
+		dir = DMA_FROM_DEVICE;
 	else
-		reg->dir = DMA_TO_DEVICE;
+		dir = DMA_TO_DEVICE;
 
 	copy = *iter;
 	npages = iov_iter_npages(&copy, INT_MAX);
-	rc = smbdx_sgt_alloc(&reg->sgt, npages);
+	rc = smbdx_sgt_alloc(&sgt, npages);
 	if (rc)
-		goto out_free;
-	reg->sgt.nents = 0;
-	got = extract_iter_to_sg(iter, len, &reg->sgt, npages, 0);
+		goto out_failed;
+	sgt.nents = 0;
+	got = extract_iter_to_sg(iter, len, &sgt, npages, 0);
 	if (got != len) {
 		rc = got < 0 ? got : -EIO;
 		goto out_sg;
 	}
-	smbdx_sg_end(&reg->sgt);
-	reg->mapped = ib_dma_map_sg(conn->ibdev, reg->sgt.sgl, reg->sgt.nents,
-				    reg->dir);
-	if (!reg->mapped) {
+	smbdx_sg_end(&sgt);
+	mapped = ib_dma_map_sg(conn->ibdev, sgt.sgl, sgt.nents, dir);
+	if (!mapped) {
 		rc = -EIO;
 		goto out_sg;
 	}
-	need = smbdx_frwr_count(reg->sgt.sgl, reg->mapped, PAGE_SIZE,
-				conn->mr_depth);
+	need = smbdx_frwr_count(sgt.sgl, mapped, PAGE_SIZE, conn->mr_depth);
 	if (need < 0) {
 		rc = need;
 		goto out_unmap;
 	}
 	/* Providers that count entries rather than pages may need more. */
-	need = max_t(int, need, DIV_ROUND_UP(reg->mapped,
+	need = max_t(int, need, DIV_ROUND_UP(mapped,
 					     conn->limits.mr_max_entries));
 	if (need > 1 && (flags & SMBDX_REG_ONE_DESC)) {
 		rc = -EMSGSIZE;
 		goto out_unmap;
 	}
-	reg->descs = kcalloc(need, sizeof(*reg->descs), GFP_KERNEL);
-	/* What invalidation needs, so that deregistration cannot lack it. */
-	reg->inv_wrs = kcalloc(need, sizeof(*reg->inv_wrs), GFP_KERNEL);
-	if (!reg->descs || !reg->inv_wrs) {
+	/* More than the pool has: smbdx_mr_take() says -EMSGSIZE. */
+	reg = smbdx_fault(SMBDX_FAULT_REG_ALLOC) ? NULL :
+	      smbdx_reg_alloc(min_t(u32, need, conn->nmrs));
+	if (!reg) {
 		rc = -ENOMEM;
 		goto out_unmap;
 	}
+	smbdx_conn_get(conn);
+	reg->conn = conn;
+	reg->len = len;
+	reg->sgt = sgt;
+	reg->mapped = mapped;
+	reg->dir = dir;
+	INIT_LIST_HEAD(&reg->node);
+	init_completion(&reg->done);
+	init_completion(&reg->reg_done);
 
 	/* All the MRs at once: two half-served registrations never wait on each other. */
 	for (;;) {
@@ -764,7 +780,7 @@ struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
 			   need > READ_ONCE(conn->mr_usable));
 	}
 	if (rc)
-		goto out_unmap;
+		goto out_free;
 
 	rc = smbdx_mr_materialize(conn, reg);
 	if (!rc)
@@ -781,7 +797,7 @@ struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
 			return ERR_PTR(rc);
 		}
 		smbdx_mr_put_all(reg);
-		goto out_unmap;
+		goto out_free;
 	}
 
 	spin_lock_bh(&conn->lock);
@@ -794,16 +810,20 @@ struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
 	smbdx_conn_leave(conn);
 	return reg;
 
-out_unmap:
-	ib_dma_unmap_sg(conn->ibdev, reg->sgt.sgl, reg->sgt.nents, reg->dir);
-	reg->mapped = 0;
-out_sg:
-	smbdx_sgt_free(&reg->sgt);
 out_free:
+	/* The registration owns the mapping and the table now. */
+	smbdx_reg_unmap(reg);
 	if (rc != -EAGAIN)
 		smbdx_stat_inc(conn, SMBDX_STAT_MR_REG_FAILED);
 	smbdx_reg_free(reg);
-out_leave:
+	smbdx_conn_leave(conn);
+	return ERR_PTR(rc);
+out_unmap:
+	ib_dma_unmap_sg(conn->ibdev, sgt.sgl, sgt.nents, dir);
+out_sg:
+	smbdx_sgt_free(&sgt);
+out_failed:
+	smbdx_stat_inc(conn, SMBDX_STAT_MR_REG_FAILED);
 	smbdx_conn_leave(conn);
 	return ERR_PTR(rc);
 }
