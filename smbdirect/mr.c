@@ -505,10 +505,20 @@ static void smbdx_mr_put(struct smbdx_conn *conn, struct smbdx_mr *mr)
 		smbdx_stat_inc(conn, SMBDX_STAT_MR_RECYCLED);
 	}
 
+	/*
+	 * Most recently used first: smbdx_mr_take() takes from the head, so
+	 * a connection with few registrations in flight keeps reusing the
+	 * same few MRs. They stay warm in the provider's caches and the pool
+	 * materializes only as many as are ever in use at once; a FIFO
+	 * order would cycle through, and so allocate, the whole pool. A key
+	 * comes back after 256 registrations of one MR (ib_inc_rkey()); the
+	 * MR is invalidated between two of them, so an older key does not
+	 * work in between.
+	 */
 	spin_lock_bh(&conn->lock);
 	mr->reg = NULL;
 	mr->state = SMBDX_MR_FREE;
-	list_move_tail(&mr->list, &conn->mr_free);
+	list_move(&mr->list, &conn->mr_free);
 	conn->mr_free_count++;
 	spin_unlock_bh(&conn->lock);
 }
