@@ -136,12 +136,7 @@ smb_module() {
 server_hangs_up_first() {
 	ksmbd.control -s >/dev/null 2>&1
 	wait_for 30 sh -c '! pidof ksmbd.mountd' || return 1
-	_n=150
-	while stock_cifs_connected; do
-		_n=$((_n - 1))
-		[ "$_n" -gt 0 ] || return 1
-		sleep 0.2
-	done
+	wait_for 30 stock_cifs_gone
 }
 
 # stock_cifs_connected: some RDMA CM id of the stock cifs (the RDMA CM
@@ -149,4 +144,19 @@ server_hangs_up_first() {
 # smbdirect's) is connected.
 stock_cifs_connected() {
 	rdma res show cm_id | grep 'comm \[cifs\]' | grep -q 'state CONNECT '
+}
+
+stock_cifs_gone() {
+	! stock_cifs_connected
+}
+
+# fault_once DIR: arm smbdirect's fault point DIR (a directory of
+# /sys/kernel/debug/smbdirect/fault) to fail its next pass, once;
+# fault_off DIR disarms it.
+fault_once() {
+	echo 1 >"$1/times" && echo 100 >"$1/probability"
+}
+
+fault_off() {
+	echo 0 >"$1/probability"
 }

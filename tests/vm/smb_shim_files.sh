@@ -324,12 +324,11 @@ multichannel() {
 	[ -e "$FI/probability" ] || fail "no fault point $FI (CONFIG_FAULT_INJECTION_DEBUG_FS)"
 	do_mount "$SIW_ADDR" "$SIW_DEV" multichannel,max_channels=2
 	grep -q ',multichannel' /proc/mounts || fail "multichannel: not in the mount options"
-	echo 1 >"$FI/times"
-	echo 100 >"$FI/probability"
+	fault_once "$FI"
 	ls "$MNT" >/dev/null 2>&1
 	wait_for 60 sh -c "ls $MNT >/dev/null && grep -q 'Extra Channels: 1' /proc/fs/cifs/DebugData" ||
 		fail "multichannel: no second channel after the reconnection"
-	echo 0 >"$FI/probability"
+	fault_off "$FI"
 	_c1=$(grep " role=active state=ESTABLISHED dev=$SIW_DEV " "$D/connections" | cut -d' ' -f1)
 	_c2=$(grep " role=active state=ESTABLISHED dev=$RXE_DEV " "$D/connections" | cut -d' ' -f1)
 	[ -n "$_c1" ] && [ -n "$_c2" ] || fail "multichannel: want a client connection on each device: $(cat "$D/connections")"

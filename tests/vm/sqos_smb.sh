@@ -267,12 +267,11 @@ lose_connection() {
 	# Stopped means every thread is back from its read: none in flight,
 	# none held back by the client (seconds on the debug kernel).
 	wait_for 60 stopped "$_l" || fail "the load did not stop"
-	echo 1 >"$FI/times"
-	echo 100 >"$FI/probability"
+	fault_once "$FI"
 	ls "$MNT" >/dev/null 2>&1
 	wait_for 60 sh -c "! grep -q '^$_c role=passive state=ESTABLISHED ' $D/connections" ||
 		fail "connection $_c survived its failed Send"
-	echo 0 >"$FI/probability"
+	fault_off "$FI"
 	wait_for 30 sh -c "! grep -q '^flow $FLOW' $Q/flows" ||
 		fail "flow $FLOW outlived connection $_c"
 	say "connection $_c lost with a tagged handle open: flow $FLOW gone"
