@@ -6,7 +6,7 @@
 # the four pairings of client and server, stock (Linux's own cifs.ko and
 # ksmbd.ko with their built-in SMB Direct) and ours (the shim builds on
 # smbdirect.ko), on rxe and on siw side by side. Prints one table per
-# device: for every job IOPS, MiB/s, completion latency p50 and p99 and the
+# device: for every job IOPS, MiB/s, total latency p50 and p99 and the
 # guest's CPU time per I/O, the medians of the rounds, and for each pairing
 # other than stock-stock the median and range of the rounds' ratios to
 # stock-stock; then the aims of issue 16 and every failed measurement.
@@ -145,8 +145,9 @@ report() {
 		print "its built-in SMB Direct, ours = the shim build on smbdirect.ko. For each"
 		print "pairing but stock-stock: its median, the median of the rounds'"'"' ratios"
 		print "pairing/stock-stock (measured in the same round) and their range."
-		print "fio: O_DIRECT, libaio; latency = completion latency; CPU per I/O: the"
-		print "guest'"'"'s busy time (both vCPUs: client, server and soft device) / I/Os."
+		print "fio: O_DIRECT, libaio; latency = total latency (submission to completion);"
+		print "CPU per I/O: the guest'"'"'s busy time (both vCPUs: client, server and soft"
+		print "device) / I/Os."
 		for (di = 1; di <= nd; di++) {
 			d = devkey(devs[di])
 			printf "\n%s\n", devtitle(devs[di])
