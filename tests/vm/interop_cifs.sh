@@ -109,6 +109,6 @@ dmesg | grep -E 'CIFS' | tail -n 10 | sed 's/^/# /'
 cmd unlisten all
 wait_for 20 sh -c "[ ! -s $D/connections ]" || fail "connections left behind"
 rmmod smbd_test || fail "rmmod smbd_test"
-wait_for 30 rmmod cifs || fail "cifs could not be unloaded"
+unload_cifs || fail "cifs could not be unloaded"
 rmdir "$MNT"
 echo "stock cifs: SMB Direct negotiated with our listener on rxe and siw, first message SMB2 NEGOTIATE"

@@ -150,6 +150,21 @@ stock_cifs_gone() {
 	! stock_cifs_connected
 }
 
+# unload_cifs: rmmod cifs, retrying for 30 s (cifs holds itself until its
+# sessions' threads are gone, interop.rst); if it stays, print every cifsd
+# thread's state and kernel stack, so that the report says where one is
+# stuck, and fail.
+unload_cifs() {
+	wait_for 30 rmmod cifs && return 0
+	for _c in /proc/[0-9]*/comm; do
+		[ "$(cat "$_c" 2>/dev/null)" = cifsd ] || continue
+		_d=${_c%/comm}
+		echo "# cifsd ${_d#/proc/}: $(grep '^State' "$_d/status" 2>/dev/null)"
+		sed 's/^/#   /' "$_d/stack" 2>/dev/null
+	done
+	return 1
+}
+
 # fault_once DIR: arm smbdirect's fault point DIR (a directory of
 # /sys/kernel/debug/smbdirect/fault) to fail its next pass, once;
 # fault_off DIR disarms it.

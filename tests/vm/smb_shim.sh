@@ -315,7 +315,7 @@ roundtrip after-restart 4096 direct
 umount "$MNT" || fail "umount $MNT"
 session "$SIW_ADDR" "$SIW_DEV" 3.1.1 4096 1048576
 
-wait_for 30 rmmod cifs || fail "rmmod cifs (still in use after 30 s)"
+unload_cifs || fail "rmmod cifs (still in use after 30 s)"
 ksmbd.control -s >/dev/null || fail "ksmbd.control -s"
 wait_for 30 rmmod ksmbd || fail "rmmod ksmbd"
 wait_for 20 sh -c "[ ! -s $D/connections ]" || fail "connections left behind"

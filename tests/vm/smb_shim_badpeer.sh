@@ -175,7 +175,7 @@ mount_killed "$SIW_ADDR" cifs_negotiate_protocol
 ctl unlisten all
 no_conns
 
-wait_for 30 rmmod cifs || fail "rmmod cifs (still in use after 30 s)"
+unload_cifs || fail "rmmod cifs (still in use after 30 s)"
 rmmod smbd_test || fail "rmmod smbd_test"
 rmdir "$MNT"
 echo "bad peers: silent, CreditsGranted 0, one credit only, no SMB2 answer: every mount failed in time or was killed, nothing left behind"

@@ -369,7 +369,7 @@ signed "$RXE_ADDR" "$RXE_DEV"
 signed "$SIW_ADDR" "$SIW_DEV"
 multichannel
 
-wait_for 30 rmmod cifs || fail "rmmod cifs (still in use after 30 s)"
+unload_cifs || fail "rmmod cifs (still in use after 30 s)"
 ksmbd.control -s >/dev/null || fail "ksmbd.control -s"
 wait_for 30 rmmod ksmbd || fail "rmmod ksmbd"
 wait_for 20 sh -c "[ ! -s $D/connections ]" || fail "connections left behind"

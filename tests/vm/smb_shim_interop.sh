@@ -167,7 +167,7 @@ for a in "$RXE_ADDR:$RXE_DEV" "$SIW_ADDR:$SIW_DEV"; do
 		fail "the stock ksmbd invalidated $rinv of $regs registrations on $dev"
 	umount "$MNT" || fail "umount"
 done
-wait_for 30 rmmod cifs || fail "rmmod cifs (still in use after 30 s)"
+unload_cifs || fail "rmmod cifs (still in use after 30 s)"
 stop_ksmbd
 
 # ---- 2. the stock cifs, our ksmbd. Our server hangs up before each umount
@@ -198,7 +198,7 @@ for a in "$RXE_ADDR:$RXE_DEV" "$SIW_ADDR:$SIW_DEV"; do
 	umount "$MNT" || fail "umount"
 	wait_for 30 rmmod ksmbd || fail "rmmod ksmbd"
 done
-wait_for 30 rmmod cifs || fail "rmmod cifs (still in use after 30 s)"
+unload_cifs || fail "rmmod cifs (still in use after 30 s)"
 
 # ---- 3. the stock cifs, the stock ksmbd: the baseline of the pairs above
 # (smbdirect.ko stays loaded but carries nothing). The server hangs up
@@ -221,7 +221,7 @@ for a in "$RXE_ADDR:$RXE_DEV" "$SIW_ADDR:$SIW_DEV"; do
 	umount "$MNT" || fail "umount"
 	wait_for 30 rmmod ksmbd || fail "rmmod ksmbd"
 done
-wait_for 30 rmmod cifs || fail "rmmod cifs (still in use after 30 s)"
+unload_cifs || fail "rmmod cifs (still in use after 30 s)"
 
 wait_for 20 sh -c "[ ! -s $D/connections ]" || fail "connections left behind"
 rm -rf "$K" "$SRC"

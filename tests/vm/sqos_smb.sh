@@ -398,7 +398,7 @@ device "$RXE_ADDR" "$RXE_DEV"
 device "$SIW_ADDR" "$SIW_DEV"
 
 # 3. cifs gone: no reference of it on sqos.ko
-wait_for 30 rmmod cifs || fail "rmmod cifs (in use after 30 s)"
+unload_cifs || fail "rmmod cifs (in use after 30 s)"
 
 # 4. Stock cifs through the pass-through, against our ksmbd
 load_stock cifs || fail "loading the stock cifs"
@@ -413,7 +413,7 @@ answers -p
 stock_cifs_connected || fail "rdma res shows no connected cm_id of the stock cifs"
 server_hangs_up_first || fail "our ksmbd did not hang up on the stock cifs"
 umount "$MNT" || fail "umount (stock cifs)"
-wait_for 30 rmmod cifs || fail "rmmod stock cifs (in use after 30 s)"
+unload_cifs || fail "rmmod stock cifs (in use after 30 s)"
 wait_for 10 grep -q '^enabled=1 flows=0 opens=0 ' "$Q/stats" ||
 	fail "flows or opens left after the stock cifs"
 wait_for 30 rmmod ksmbd || fail "rmmod ksmbd"
