@@ -7,7 +7,10 @@
 # iproute2's ip and rdma, kmod, the verbs and rdma_cm utilities, perftest,
 # libibverbs with the rxe and siw providers, and for the interop tests
 # ksmbd-tools (the stock ksmbd's daemon and tools) and mount.cifs, each with
-# the shared libraries it needs. The test modules and the init script are
+# the shared libraries it needs; ksmbd-tools 3.5.2 from bookworm-backports
+# in /opt/ksmbd-tools-3.5 (the first Debian version that can turn on
+# durable handles), and Python 3 with impacket, an independent SMB2 client
+# (tests/vm/sqos_durable.sh). The test modules and the init script are
 # added per run by scripts/vm.sh as a second archive appended to this one.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -29,6 +32,13 @@ bins=(
 # paths; missing ones are an error.
 read -r -a extra <<<"${SMBD_INITRAMFS_EXTRA:-}"
 bins+=("${extra[@]}")
+# Python 3 and the parts of it and of impacket an SMB2 client needs
+python=/usr/bin/python3.11
+pylib=/usr/lib/python3.11
+pydist=/usr/lib/python3/dist-packages
+pypkgs=(impacket Cryptodome pyasn1 six.py)
+bins+=("$python")
+ksmbd_tools_ver=3.5.2-2~bpo12+1
 multiarch=/usr/lib/x86_64-linux-gnu
 providers=("$multiarch"/libibverbs/librxe-rdmav*.so "$multiarch"/libibverbs/libsiw-rdmav*.so)
 
@@ -67,8 +77,29 @@ copy() {
 	[ -e "$root$f" ] || cp -L "$real" "$root$f"
 }
 
+ksmbd_tools_deb=$("$SMBD_TOP/scripts/fetch-backport.sh" ksmbd-tools "$ksmbd_tools_ver")
+mkdir -p "$root/tmp/kt" "$root/opt/ksmbd-tools-3.5"
+dpkg-deb -x "$ksmbd_tools_deb" "$root/tmp/kt"
+mv "$root/tmp/kt/usr/libexec/ksmbd.tools" "$root/opt/ksmbd-tools-3.5/"
+rm -rf "$root/tmp/kt"
+# One multi-call binary that dispatches on the name it is called by
+for t in mountd control adduser addshare; do
+	ln -s ksmbd.tools "$root/opt/ksmbd-tools-3.5/ksmbd.$t"
+done
+
+# The standard library without its tests, IDE, Tk and packaging tools
+mkdir -p "$root$pylib" "$root$pydist"
+rsync -a --exclude=/test --exclude=/idlelib --exclude=/tkinter --exclude=/turtledemo \
+	--exclude=/ensurepip --exclude=/lib2to3 --exclude=/pydoc_data \
+	--exclude='/config-*' "$pylib/" "$root$pylib/"
+for p in "${pypkgs[@]}"; do
+	cp -a "$pydist/$p" "$root$pydist/"
+done
+ln -s python3.11 "$root/usr/bin/python3"
+
 libs=()
-for f in "${bins[@]}" "${providers[@]}"; do
+for f in "${bins[@]}" "${providers[@]}" "$pylib"/lib-dynload/*.so \
+	$(find "$pydist/Cryptodome" -name '*.so'); do
 	[ -e "$f" ] || die "missing $f"
 	copy "$f"
 	while read -r lib; do

@@ -25,8 +25,9 @@ pkgs=(
 	# RDMA user space: rdma-core providers, verbs tools, perftest
 	rdma-core ibverbs-providers ibverbs-utils rdmacm-utils perftest
 	libibverbs1 librdmacm1
-	# interop tests: the stock ksmbd's daemon and tools, mount.cifs
-	ksmbd-tools cifs-utils
+	# interop tests: the stock ksmbd's daemon and tools, mount.cifs; an
+	# independent SMB2 client in Python (tests/vm/sqos_durable.sh)
+	ksmbd-tools cifs-utils python3-impacket
 	"$@"
 )
 

@@ -122,8 +122,8 @@ main() {
 	done
 
 	# Per-run archive: init and the VM's scripts (scripts/guest/, as /init and
-	# /smbd/guest-*.sh), the shell tests with their lib.sh (tests/vm/, as
-	# /smbd/tests/) and the module tree (the kernel's own modules, ours
+	# /smbd/guest-*.sh), the shell tests with their lib.sh and Python
+	# helpers (tests/vm/, as /smbd/tests/) and the module tree (the kernel's own modules, ours
 	# under extra/ and our cifs and ksmbd under updates/, indexed by depmod).
 	base=$("$SMBD_TOP/scripts/mkinitramfs.sh")
 	stage=$(mktemp -d)
@@ -132,7 +132,7 @@ main() {
 	cp "$SMBD_TOP/scripts/guest/init" "$stage/init"
 	chmod 755 "$stage/init"
 	cp "$SMBD_TOP"/scripts/guest/guest-*.sh "$stage/smbd/"
-	cp "$SMBD_TOP"/tests/vm/*.sh "$stage/smbd/tests/"
+	cp "$SMBD_TOP"/tests/vm/*.sh "$SMBD_TOP"/tests/vm/*.py "$stage/smbd/tests/"
 	[ "$mode" != exec ] || cp "$exec_file" "$stage/smbd/exec"
 	cp -a "$kdir/modroot/lib/modules/$krel" "$stage/lib/modules/"
 	rm -f "$stage/lib/modules/$krel/build" "$stage/lib/modules/$krel/source"
