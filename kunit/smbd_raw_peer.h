@@ -320,6 +320,28 @@ static __maybe_unused void tl_raw_send(struct kunit *test, struct tl_raw *raw,
 	KUNIT_ASSERT_EQ(test, raw->send.status, IB_WC_SUCCESS);
 }
 
+/*
+ * Send a message the peer ends the connection on (a malformed one): the
+ * peer may move its QP to the error state before its device acknowledged
+ * the Send, so the Send can complete with a transport retry error (seen
+ * on rxe under the debug kernel) or be flushed; the test then checks the
+ * disconnection and the peer's error counters instead.
+ */
+static __maybe_unused void tl_raw_send_last(struct kunit *test, struct tl_raw *raw,
+					    const void *data, u32 len)
+{
+	long left;
+
+	KUNIT_ASSERT_EQ(test, __tl_raw_post_send(raw, data, len), 0);
+	left = wait_for_completion_timeout(&raw->send.done,
+					   msecs_to_jiffies(timeout_ms));
+	KUNIT_ASSERT_GT(test, left, 0);
+	KUNIT_ASSERT_TRUE_MSG(test, raw->send.status == IB_WC_SUCCESS ||
+			      raw->send.status == IB_WC_RETRY_EXC_ERR ||
+			      raw->send.status == IB_WC_WR_FLUSH_ERR,
+			      "raw peer: Send status %d", raw->send.status);
+}
+
 /* Wait for the posted receive; return its length (its bytes in raw->buf). */
 static __maybe_unused u32 tl_raw_recv(struct kunit *test, struct tl_raw *raw)
 {

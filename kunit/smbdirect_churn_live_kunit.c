@@ -110,7 +110,7 @@ static void cl_one(struct kunit *test, struct sockaddr_in *sin, bool hostile)
 		dt.data_offset = cpu_to_le32(28);
 		dt.data_length = cpu_to_le32(8);
 		memcpy(msg, &dt, sizeof(dt));
-		tl_raw_send(test, raw, msg, 36);
+		tl_raw_send_last(test, raw, msg, 36);
 		tl_raw_expect_disconnect(test, raw);
 	} else {
 		dt.data_offset = cpu_to_le32(SMBDX_DATA_PAYLOAD_OFFSET);
@@ -125,10 +125,34 @@ static void cl_one(struct kunit *test, struct sockaddr_in *sin, bool hostile)
 	kunit_release_action(test, tl_raw_release, raw);
 }
 
+static bool cl_all_destroyed(struct cl_server *srv)
+{
+	return atomic_read(&srv->destroyed) == atomic_read(&srv->accepted);
+}
+
 static bool cl_drained(struct cl_server *srv, int base)
 {
-	return atomic_read(&srv->destroyed) == atomic_read(&srv->accepted) &&
-	       smbdx_test_conns_alive() <= base;
+	return cl_all_destroyed(srv) && smbdx_test_conns_alive() <= base;
+}
+
+/*
+ * Runs last when the case ends, passed or failed: the listener is gone and
+ * the raw peers have hung up, so every accepted connection is on its way
+ * to cl_disconnected(). Wait for them: they call into this module, which
+ * KUnit's runner unloads right after the case (an early ASSERT once left
+ * a connection whose callback then ran in the next test module's text).
+ */
+static void cl_wait_drained(void *data)
+{
+	struct cl_server *srv = data;
+	int i;
+
+	for (i = 0; i < CL_DRAIN_S * 50 && !cl_all_destroyed(srv); i++)
+		msleep(20);
+	WARN(!cl_all_destroyed(srv),
+	     "smbdirect_churn_live: %d of %d connections not destroyed\n",
+	     atomic_read(&srv->accepted) - atomic_read(&srv->destroyed),
+	     atomic_read(&srv->accepted));
 }
 
 static void cl_churn(struct kunit *test)
@@ -142,6 +166,8 @@ static void cl_churn(struct kunit *test)
 
 	srv = kunit_kzalloc(test, sizeof(*srv), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, srv);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, cl_wait_drained,
+							srv), 0);
 	tl_addr(test, d, &sin);
 	lis = smbdx_listen(&init_net, (struct sockaddr *)&sin, NULL, &cl_lis_ops,
 			   srv);

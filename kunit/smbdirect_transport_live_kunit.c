@@ -450,7 +450,7 @@ static void smbdx_passive_short_request(struct kunit *test)
 	before = smbdx_test_global_error_count(SMBDX_ERR_NEG_REQ_SHORT);
 	raw = tl_raw_connect(test, &sin);
 	tl_raw_negotiate_req(&req, SMBDX_VERSION_1_0, SMBDX_VERSION_1_0);
-	tl_raw_send(test, raw, &req, sizeof(req) - 1);
+	tl_raw_send_last(test, raw, &req, sizeof(req) - 1);
 	tl_raw_expect_disconnect(test, raw);
 	KUNIT_EXPECT_EQ(test, smbdx_test_global_error_count(SMBDX_ERR_NEG_REQ_SHORT),
 			before + 1);
@@ -524,7 +524,7 @@ static void smbdx_passive_bad_data_offset(struct kunit *test)
 	dt.data_offset = cpu_to_le32(28);
 	dt.data_length = cpu_to_le32(8);
 	memcpy(msg, &dt, sizeof(dt));
-	tl_raw_send(test, raw, msg, 36);
+	tl_raw_send_last(test, raw, msg, 36);
 	tl_raw_expect_disconnect(test, raw);
 	KUNIT_EXPECT_EQ(test, smbdx_test_global_error_count(SMBDX_ERR_DATA_OFFSET_ALIGN),
 			before + 1);
