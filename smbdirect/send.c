@@ -24,10 +24,19 @@
  * with GFP_ATOMIC there; if that fails the loop stops and pump_work
  * retries in process context.
  *
- * Every Send is signaled: each completion retires exactly the one
- * struct smbdx_send_io it carries, unmaps and frees it. The send queue
- * depth (sends posted, not completed) never exceeds sq_depth; the QP has
- * one more slot for ib_drain_qp().
+ * Signaling: a Send is posted unsignaled only when the send loop is about
+ * to post another one at once, and at most SMBDX_SEND_SIGNAL_EVERY - 1 in
+ * a row; the last Send before the loop stops, a Send that fills the send
+ * queue, the negotiate messages and every SMBDX_SEND_SIGNAL_EVERY-th Send
+ * are signaled. conn->sends_inflight holds the posted Sends in posting
+ * order, which is the order they complete in (one send queue, RC). A
+ * completion, signaled or flushed, retires its own io and every io before
+ * it on the list: those completed before it, unsignaled. So each io is
+ * retired (unmapped, freed) exactly once: a flushed completion only comes
+ * for a Send that has not completed, and then no completion after it
+ * can have retired it (siw and rxe both flush unsignaled Sends too).
+ * The send queue depth (sends posted, not retired) never exceeds
+ * sq_depth; the QP has one more slot for ib_drain_qp().
  *
  * Transport recovery: a failed post or an unsuccessful completion
  * terminates the connection. __smbdx_conn_fail() discards the fragments
@@ -44,6 +53,9 @@
 #include "trace.h"
 
 static void smbdx_send_done(struct ib_cq *cq, struct ib_wc *wc);
+
+/* At least one Send in this many is signaled (see the top of the file). */
+#define SMBDX_SEND_SIGNAL_EVERY	8
 
 /**
  * smbdx_send_io_alloc() - a send buffer
@@ -98,14 +110,18 @@ static void smbdx_send_owner_done(struct smbdx_conn *conn,
  * smbdx_post_send_io() - map and post one Send
  * @conn: connection, lock held, QP usable
  * @io: io whose @len bytes are ready
+ * @more: the caller posts another Send right after this one, so this one
+ *	may go unsignaled
  *
  * Return: 0, or a negative errno (the io is unmapped again and still the
  * caller's).
  */
-int smbdx_post_send_io(struct smbdx_conn *conn, struct smbdx_send_io *io)
+int smbdx_post_send_io(struct smbdx_conn *conn, struct smbdx_send_io *io,
+		       bool more)
 {
 	struct ib_sge sge;
 	struct ib_send_wr wr = {};
+	bool signal;
 	int rc;
 
 	lockdep_assert_held(&conn->lock);
@@ -121,7 +137,11 @@ int smbdx_post_send_io(struct smbdx_conn *conn, struct smbdx_send_io *io)
 	wr.wr_cqe = &io->cqe;
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
-	wr.send_flags = IB_SEND_SIGNALED;
+	signal = !more || io->fail_verdict ||
+		 conn->sends_posted + 1 >= conn->sq_depth ||
+		 conn->sends_unsignaled + 1 >= SMBDX_SEND_SIGNAL_EVERY;
+	if (signal)
+		wr.send_flags = IB_SEND_SIGNALED;
 	if (io->inv) {
 		wr.opcode = IB_WR_SEND_WITH_INV;
 		wr.ex.invalidate_rkey = io->inv_token;
@@ -135,6 +155,7 @@ int smbdx_post_send_io(struct smbdx_conn *conn, struct smbdx_send_io *io)
 		return rc;
 	}
 	conn->sends_posted++;
+	conn->sends_unsignaled = signal ? 0 : conn->sends_unsignaled + 1;
 	list_add_tail(&io->list, &conn->sends_inflight);
 	trace_smbdx_post_send(conn, io->cid, io->len);
 	return 0;
@@ -145,14 +166,21 @@ static void smbdx_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct smbdx_send_io *io = container_of(wc->wr_cqe, struct smbdx_send_io,
 					       cqe);
 	struct smbdx_conn *conn = io->conn;
+	struct smbdx_send_io *pos, *tmp;
+	LIST_HEAD(done);
+	u32 n = 0;
 	bool wake;
 
 	trace_smbdx_send_done(conn, io->cid, wc);
-	ib_dma_unmap_single(conn->ibdev, io->dma, io->len, DMA_TO_DEVICE);
 
 	spin_lock_bh(&conn->lock);
-	conn->sends_posted--;
-	list_del(&io->list);
+	/* This Send and the unsignaled ones posted before it */
+	list_cut_position(&done, &conn->sends_inflight, &io->list);
+	list_for_each_entry(pos, &done, list)
+		n++;
+	if (WARN_ON_ONCE(n > conn->sends_posted))
+		n = conn->sends_posted;
+	conn->sends_posted -= n;
 	if (!__smbdx_conn_wc_failed(conn, wc, SMBDX_CAUSE_SEND_ERROR)) {
 		if (io->fail_verdict)
 			/* A failed Negotiate Response went out: now terminate. */
@@ -165,7 +193,11 @@ static void smbdx_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	spin_unlock_bh(&conn->lock);
 	if (wake)
 		wake_up_all(&conn->wq);
-	kfree(io);
+	list_for_each_entry_safe(pos, tmp, &done, list) {
+		ib_dma_unmap_single(conn->ibdev, pos->dma, pos->len,
+				    DMA_TO_DEVICE);
+		kfree(pos);
+	}
 }
 
 /**
@@ -317,7 +349,8 @@ void __smbdx_send_pump(struct smbdx_conn *conn, struct smbdx_send_io **spare)
 			break;
 		}
 		io->len = smbdx_data_wire_len(&di);
-		rc = smbdx_post_send_io(conn, io);
+		/* Another Send follows at once if fragments are still queued. */
+		rc = smbdx_post_send_io(conn, io, conn->send_queue_len > 0);
 		smbdx_send_owner_done(conn, io, !rc);
 		if (rc) {
 			kfree(io);
@@ -372,7 +405,7 @@ int smbdx_send_negotiate_req(struct smbdx_conn *conn)
 	if (conn->state != SMBDX_CS_NEGOTIATING)
 		rc = conn->error ? conn->error : -ENOTCONN;
 	else
-		rc = smbdx_post_send_io(conn, io);
+		rc = smbdx_post_send_io(conn, io, false);
 	if (!rc)
 		smbdx_stat_inc(conn, SMBDX_STAT_TX_NEG_REQ);
 	spin_unlock_bh(&conn->lock);
@@ -406,7 +439,7 @@ int smbdx_send_negotiate_resp(struct smbdx_conn *conn,
 	memcpy(io->buf, resp, SMBDX_NEGOTIATE_RESP_LEN);
 	io->len = SMBDX_NEGOTIATE_RESP_LEN;
 	io->fail_verdict = fail_verdict;
-	rc = smbdx_post_send_io(conn, io);
+	rc = smbdx_post_send_io(conn, io, false);
 	if (rc) {
 		kfree(io);
 		return rc;

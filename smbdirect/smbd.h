@@ -349,7 +349,8 @@ struct smbdx_conn {
 	struct list_head send_queue;
 	u32 send_queue_len;
 	u32 sends_posted;
-	struct list_head sends_inflight;	/* posted, not completed */
+	u32 sends_unsignaled;	/* unsignaled Sends since the last signaled */
+	struct list_head sends_inflight;	/* posted, not retired */
 	bool draining;
 	u32 recvs_posted;
 	struct list_head rio_free;
@@ -566,7 +567,8 @@ void smbdx_pump_work(struct work_struct *w);
 struct smbdx_send_io *smbdx_send_io_alloc(struct smbdx_conn *conn, u32 size,
 					  gfp_t gfp);
 void smbdx_send_io_free(struct smbdx_send_io *io);
-int smbdx_post_send_io(struct smbdx_conn *conn, struct smbdx_send_io *io);
+int smbdx_post_send_io(struct smbdx_conn *conn, struct smbdx_send_io *io,
+		       bool more);
 void smbdx_send_queue_flush(struct smbdx_conn *conn);
 void smbdx_send_reclaim(struct smbdx_conn *conn);
 int smbdx_send_negotiate_req(struct smbdx_conn *conn);
