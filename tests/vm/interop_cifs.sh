@@ -6,7 +6,7 @@
 # `mount -t cifs -o rdma` (mount.cifs) against smbd_test's sink
 # listener on rxe, then on siw. SMB Direct negotiation must complete and the
 # first message must carry an SMB2 header (the NEGOTIATE request); the sink
-# hangs up after it, so the mount fails fast, as it must
+# answers it with an SMB2 error, so the mount fails fast, as it must
 # (Documentation/interop.rst).
 # First, the sink's SMB2 recognition is checked with known messages.
 # Exit 0 = pass.
@@ -67,9 +67,22 @@ wait_for 10 sh -c "grep -q '^listener sink $RXE_ADDR port=7446 accepted=2 smb2=1
 	fail "the sink recorded the wrong first bytes"
 cmd unlisten "$RXE_ADDR" 7446
 
-# cifs_mount ADDR PORT: mount.cifs -o rdma against a sink with hangup=1
-# on ADDR PORT (already listening). SMB Direct must negotiate, the first
-# message must be an SMB2 NEGOTIATE request, the mount must fail, fast.
+cifsd_gone() {
+	for _c in /proc/[0-9]*/comm; do
+		[ "$(cat "$_c" 2>/dev/null)" = cifsd ] && return 1
+	done
+	return 0
+}
+
+# cifs_mount ADDR PORT: mount.cifs -o rdma against a sink with refuse=1 on
+# ADDR PORT (already listening). SMB Direct must negotiate, the first
+# message must be an SMB2 NEGOTIATE request; the sink answers it with
+# STATUS_NOT_SUPPORTED, and the mount must fail, fast. An answer, not a
+# hangup: with a hangup the stock cifs (6.12) can leave its receive thread
+# waiting forever, holding the module (a mount that fails before that
+# thread first ran loses the thread's exit signal), and it retries the
+# connection while it goes, which on siw can race the listener's end
+# (interop.rst, "What the stock cifs does with a sink").
 cifs_mount() {
 	_a=$1 _p=$2
 	_t0=$(cut -d. -f1 /proc/uptime)
@@ -93,16 +106,19 @@ cifs_mount() {
 		fail "$_a: cifs's first message does not begin with an SMB2 header: $first"
 	[ "$(echo "$first" | cut -c25-28)" = 0000 ] ||
 		fail "$_a: cifs's first message is not an SMB2 NEGOTIATE: $first"
+	wait_for 30 cifsd_gone ||
+		fail "a cifsd thread is still running 30 s after the mount failed"
 }
 
+modref_trace_on cifs
 load_stock cifs || fail "insmod $(stock_ko cifs)"
 [ "$(smb_module cifs)" = stock ] || fail "wanted the stock cifs, $(smb_module cifs) is loaded"
 mkdir -p "$MNT"
 # RoCE: cifs tries 5445 first (nothing listens there on rxe), then 445.
-cmd listen sink "$RXE_ADDR" 445 hangup=1
+cmd listen sink "$RXE_ADDR" 445 refuse=1
 cifs_mount "$RXE_ADDR" 445
 # iWARP: 5445, cifs's first choice.
-cmd listen sink "$SIW_ADDR" 5445 hangup=1
+cmd listen sink "$SIW_ADDR" 5445 refuse=1
 cifs_mount "$SIW_ADDR" 5445
 dmesg | grep -E 'CIFS' | tail -n 10 | sed 's/^/# /'
 

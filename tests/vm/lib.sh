@@ -155,14 +155,57 @@ stock_cifs_gone() {
 # thread's state and kernel stack, so that the report says where one is
 # stuck, and fail.
 unload_cifs() {
-	wait_for 30 rmmod cifs && return 0
+	wait_for 30 rmmod cifs && { modref_trace_off; return 0; }
+	echo "# cifs refcnt $(cat /sys/module/cifs/refcnt 2>/dev/null)"
 	for _c in /proc/[0-9]*/comm; do
 		[ "$(cat "$_c" 2>/dev/null)" = cifsd ] || continue
 		_d=${_c%/comm}
 		echo "# cifsd ${_d#/proc/}: $(grep '^State' "$_d/status" 2>/dev/null)"
 		sed 's/^/#   /' "$_d/stack" 2>/dev/null
 	done
+	[ -r /proc/fs/cifs/DebugData ] && sed 's/^/# DebugData: /' /proc/fs/cifs/DebugData
+	modref_trace_dump
 	return 1
+}
+
+# modref_trace_on MODULE: record every reference taken on or dropped from
+# MODULE (the module_get/module_put tracepoints) with the kernel stack
+# that did it, so that a module that cannot be unloaded names who holds
+# it; modref_trace_dump prints the record, modref_trace_off stops it.
+# Best effort: without tracefs they do nothing.
+MODREF_T=/sys/kernel/tracing
+modref_trace_on() {
+	[ -d $MODREF_T/events/module ] ||
+		mount -t tracefs nodev $MODREF_T 2>/dev/null || return 0
+	[ -d $MODREF_T/events/module ] || return 0
+	echo 0 >$MODREF_T/tracing_on
+	echo >$MODREF_T/trace
+	echo 4096 >$MODREF_T/buffer_size_kb
+	for _e in module_get module_put; do
+		echo "name == \"$1\"" >$MODREF_T/events/module/$_e/filter
+		echo "stacktrace if name == \"$1\"" >$MODREF_T/events/module/$_e/trigger
+		echo 1 >$MODREF_T/events/module/$_e/enable
+	done
+	echo 1 >$MODREF_T/tracing_on
+	MODREF_ON=1
+}
+
+modref_trace_off() {
+	[ -n "$MODREF_ON" ] || return 0
+	MODREF_ON=
+	for _e in module_get module_put; do
+		echo 0 >$MODREF_T/events/module/$_e/enable
+		echo '!stacktrace' >$MODREF_T/events/module/$_e/trigger 2>/dev/null
+		echo 0 >$MODREF_T/events/module/$_e/filter
+	done
+	echo >$MODREF_T/trace
+}
+
+modref_trace_dump() {
+	[ -n "$MODREF_ON" ] || return 0
+	echo "# module references (get/put with their stacks):"
+	grep -v '^#' $MODREF_T/trace | tail -n 600 | sed 's/^/#   /'
+	modref_trace_off
 }
 
 # fault_once DIR: arm smbdirect's fault point DIR (a directory of

@@ -258,6 +258,7 @@ int svc_listen(int argc, char **argv)
 	tl->mode = mode;
 	tl->addr = a.addr;
 	tl->hangup = a.interop.hangup;
+	tl->refuse = a.interop.refuse;
 	INIT_LIST_HEAD(&tl->conns);
 	lis = smbdx_listen(&init_net, (struct sockaddr *)&a.addr, &a.cfg,
 			   &svc_listener_ops, tl);

@@ -8,11 +8,12 @@
  *
  * Every server connection records the first bytes of its first message and
  * counts the messages that begin with an SMB2 header (its listener keeps
- * totals that outlive its connections), and a listener may hang up after a
- * number of messages (hangup=N). The negotiate command sends one SMB2
- * NEGOTIATE request as a client and checks the server's response;
- * everything in a response is checked against the received length before
- * it is used.
+ * totals that outlive its connections); a listener may hang up after a
+ * number of messages (hangup=N), and a sink may answer every SMB2 request
+ * with an error response, STATUS_NOT_SUPPORTED (refuse=1). The negotiate
+ * command sends one SMB2 NEGOTIATE request as a client and checks the
+ * server's response; everything in a response is checked against the
+ * received length before it is used.
  *
  * Locking: svc_interop_recv() runs in a server connection's recv callback
  * (smbdirect's workqueue, one message at a time per connection, several
@@ -39,6 +40,8 @@
 #define SVC_SMB2_HDR_LEN	64
 #define SVC_SMB2_NEGOTIATE	0x0000
 #define SVC_SMB2_FLAG_RESPONSE	0x00000001	/* SMB2_FLAGS_SERVER_TO_REDIR */
+#define SVC_SMB2_ERR_LEN	9		/* ERROR Response StructureSize */
+#define SVC_STATUS_NOT_SUPPORTED 0xc00000bb
 #define SVC_SMB2_SIGNING_ON	0x0001		/* SMB2_NEGOTIATE_SIGNING_ENABLED */
 #define SVC_SMB2_CAP_LARGE_MTU	0x00000004
 #define SVC_SMB2_NEG_REQ_LEN	36
@@ -118,6 +121,16 @@ struct svc_preauth_context {
 
 static const u16 svc_dialects[] = { 0x0202, 0x0210, 0x0300, 0x0302, SVC_SMB311 };
 
+/* The ERROR Response ([MS-SMB2] 2.2.2) with no error data: one byte. */
+struct svc_smb2_err_rsp {
+	struct svc_smb2_hdr hdr;
+	__le16 structure_size;
+	u8 error_context_count;
+	u8 reserved;
+	__le32 byte_count;
+	u8 error_data;
+} __packed;
+
 /* Does @buf (@len bytes) begin with an SMB2 header? */
 static bool svc_is_smb2(const u8 *buf, u32 len)
 {
@@ -134,31 +147,59 @@ static void svc_seen_record(struct svc_interop_seen *seen, const u8 *buf,
 	WRITE_ONCE(seen->first_len, n);
 }
 
+/*
+ * Answer the request whose header is @req with an ERROR Response carrying
+ * STATUS_NOT_SUPPORTED: same command and MessageId, one credit granted.
+ * A send that fails ends the connection, which the test sees.
+ */
+static void svc_refuse(struct smbdx_conn *conn, const struct svc_smb2_hdr *req)
+{
+	struct svc_smb2_err_rsp rsp = {};
+	struct kvec kv = { &rsp, sizeof(rsp) };
+	struct iov_iter it;
+
+	rsp.hdr.protocol_id = cpu_to_le32(SVC_SMB2_MAGIC);
+	rsp.hdr.structure_size = cpu_to_le16(SVC_SMB2_HDR_LEN);
+	rsp.hdr.status = cpu_to_le32(SVC_STATUS_NOT_SUPPORTED);
+	rsp.hdr.command = req->command;
+	rsp.hdr.credits = cpu_to_le16(1);
+	rsp.hdr.flags = cpu_to_le32(SVC_SMB2_FLAG_RESPONSE);
+	rsp.hdr.message_id = req->message_id;
+	rsp.hdr.process_id = req->process_id;
+	rsp.structure_size = cpu_to_le16(SVC_SMB2_ERR_LEN);
+	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, sizeof(rsp));
+	smbdx_send(conn, &it, 0, 0);
+}
+
 /**
  * svc_interop_recv() - what a server connection does with each message
  * @sc: the server connection
  * @msg: the message, counted already; freed here
  *
- * Note the first bytes and whether the message is SMB2, free it, and hang
- * up once the listener's hangup=N messages have arrived.
+ * Note the first bytes and whether the message is SMB2, answer an SMB2
+ * request with an error if the listener refuses, free the message, and
+ * hang up once the listener's hangup=N messages have arrived.
  *
  * Context: the connection's recv callback (one message at a time per
  * connection); takes svc_lock.
  */
 void svc_interop_recv(struct smbdx_test_sconn *sc, struct smbdx_msg *msg)
 {
-	u32 len = smbdx_msg_len(msg), n = min_t(u32, len, SVC_FIRST_MAX);
-	u8 head[SVC_FIRST_MAX];
+	u32 len = smbdx_msg_len(msg), n = min_t(u32, len, SVC_SMB2_HDR_LEN);
+	u8 head[SVC_SMB2_HDR_LEN];
 	struct iov_iter it;
 	struct kvec kv = { head, n };
 
 	iov_iter_kvec(&it, ITER_DEST, &kv, 1, n);
 	n = smbdx_msg_copy(msg, 0, &it);
 	smbdx_msg_free(msg);
-	if (len >= SVC_SMB2_HDR_LEN && svc_is_smb2(head, n)) {
+	if (n == SVC_SMB2_HDR_LEN && svc_is_smb2(head, n)) {
 		atomic64_inc(&sc->seen.smb2);
 		atomic64_inc(&sc->tl->seen.smb2);
+		if (sc->tl->refuse)
+			svc_refuse(sc->conn, (struct svc_smb2_hdr *)head);
 	}
+	n = min_t(u32, n, SVC_FIRST_MAX);
 	/* Only the first messages take the lock; first_len never goes back. */
 	if (n && (!READ_ONCE(sc->seen.first_len) ||
 		  !READ_ONCE(sc->tl->seen.first_len))) {
@@ -190,7 +231,8 @@ void svc_interop_show(struct seq_file *m, struct svc_interop_seen *seen)
 }
 
 /**
- * svc_interop_opt() - take an interop option (hangup, timeout_ms, smb311)
+ * svc_interop_opt() - take an interop option (hangup, refuse, timeout_ms,
+ *	smb311)
  * @key: the option's name
  * @v: its value
  * @ia: set if @key is one of them
@@ -201,6 +243,8 @@ bool svc_interop_opt(const char *key, u32 v, struct svc_interop_args *ia)
 {
 	if (!strcmp(key, "hangup"))
 		ia->hangup = v;
+	else if (!strcmp(key, "refuse"))
+		ia->refuse = v;
 	else if (!strcmp(key, "timeout_ms"))
 		ia->timeout_ms = v;
 	else if (!strcmp(key, "smb311"))

@@ -43,6 +43,7 @@ enum smbdx_test_mode { SMBDX_TEST_ECHO, SMBDX_TEST_SINK };
 
 struct svc_interop_args {
 	u32 hangup;			/* listeners: disconnect after N messages */
+	bool refuse;			/* sinks: answer SMB2 with an error */
 	u32 timeout_ms;			/* negotiate: wait for the response */
 	bool smb311;			/* negotiate: offer 3.1.1 too */
 };
@@ -63,6 +64,7 @@ struct smbdx_test_listener {
 	atomic64_t accepted;
 	struct svc_interop_seen seen;	/* totals over all its connections */
 	u32 hangup;
+	bool refuse;
 };
 
 struct smbdx_test_sconn {
