@@ -95,10 +95,33 @@ ksmbd_ready() {
 	return 1
 }
 
+# ksmbd_dropped_early: our last negotiate failed at connect with a reset
+# (-104), and the stock ksmbd's log shows why: its last connection went
+# from "Waiting for SMB_DIRECT negotiate request" to "Disconnecting"
+# without reading the request (no "MinVersion" line). That is a race in
+# the stock ksmbd (6.12 transport_rdma.c): its receive completion sets
+# negotiation_requested before it queues the request, so a connection
+# thread that starts waiting in between finds the flag set and the queue
+# empty and drops the connection (interop.rst).
+ksmbd_dropped_early() {
+	grep -q '^error: connect to .*: -104$' "$R" || return 1
+	dmesg | awk '/smb_direct: Waiting for SMB_DIRECT negotiate request/ { w = 1; e = 0 }
+		/smb_direct: MinVersion/ { w = 0 }
+		/smb_direct: Disconnecting/ { if (w) e = 1; w = 0 }
+		END { exit !e }'
+}
+
 negotiate_ok() { # negotiate_ok DIALECT ARGS...: a valid response with DIALECT
 	_d=$1
 	shift
-	cmd negotiate "$@" $NEG
+	if echo "negotiate $* $NEG" >"$C" 2>/dev/null; then
+		sed 's/^/# /' "$R"
+	else
+		sed 's/^/# /' "$R"
+		ksmbd_dropped_early || fail "'negotiate $* $NEG' refused"
+		say "the stock ksmbd dropped the connection before reading our negotiate request (its race, interop.rst): once more"
+		cmd negotiate "$@" $NEG
+	fi
 	result_has "^valid SMB2 NEGOTIATE response$"
 	result_has "^dialect=$_d "
 	grep -q '^error' "$R" && fail "error in the result"
