@@ -308,16 +308,25 @@ static __maybe_unused struct tl_raw *tl_raw_connect(struct kunit *test, struct s
 	return raw;
 }
 
-static __maybe_unused void tl_raw_send(struct kunit *test, struct tl_raw *raw,
-				       const void *data, u32 len)
+/* Post one Send of @len bytes of @data and wait for it; its status. */
+static __maybe_unused enum ib_wc_status
+tl_raw_send_wait(struct kunit *test, struct tl_raw *raw, const void *data,
+		 u32 len)
 {
 	long left;
 
 	KUNIT_ASSERT_EQ(test, __tl_raw_post_send(raw, data, len), 0);
 	left = wait_for_completion_timeout(&raw->send.done,
 					   msecs_to_jiffies(timeout_ms));
-	KUNIT_ASSERT_GT(test, left, 0);
-	KUNIT_ASSERT_EQ(test, raw->send.status, IB_WC_SUCCESS);
+	KUNIT_ASSERT_GT_MSG(test, left, 0, "raw peer: Send did not complete");
+	return raw->send.status;
+}
+
+static __maybe_unused void tl_raw_send(struct kunit *test, struct tl_raw *raw,
+				       const void *data, u32 len)
+{
+	KUNIT_ASSERT_EQ(test, tl_raw_send_wait(test, raw, data, len),
+			IB_WC_SUCCESS);
 }
 
 /*
@@ -330,16 +339,12 @@ static __maybe_unused void tl_raw_send(struct kunit *test, struct tl_raw *raw,
 static __maybe_unused void tl_raw_send_last(struct kunit *test, struct tl_raw *raw,
 					    const void *data, u32 len)
 {
-	long left;
+	enum ib_wc_status st = tl_raw_send_wait(test, raw, data, len);
 
-	KUNIT_ASSERT_EQ(test, __tl_raw_post_send(raw, data, len), 0);
-	left = wait_for_completion_timeout(&raw->send.done,
-					   msecs_to_jiffies(timeout_ms));
-	KUNIT_ASSERT_GT(test, left, 0);
-	KUNIT_ASSERT_TRUE_MSG(test, raw->send.status == IB_WC_SUCCESS ||
-			      raw->send.status == IB_WC_RETRY_EXC_ERR ||
-			      raw->send.status == IB_WC_WR_FLUSH_ERR,
-			      "raw peer: Send status %d", raw->send.status);
+	KUNIT_ASSERT_TRUE_MSG(test, st == IB_WC_SUCCESS ||
+			      st == IB_WC_RETRY_EXC_ERR ||
+			      st == IB_WC_WR_FLUSH_ERR,
+			      "raw peer: Send status %d", st);
 }
 
 /* Wait for the posted receive; return its length (its bytes in raw->buf). */
