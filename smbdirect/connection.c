@@ -736,6 +736,37 @@ int smbdx_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *event)
 }
 
 /**
+ * smbdx_conn_owned_by() - a connection an unloading module still owns
+ * @mod: the module
+ *
+ * Return: a connection handed to its upper layer, not yet destroyed,
+ * whose callbacks are in @mod's memory, with a reference the caller drops
+ * after destroying it (smbdx_module_going()); or NULL.
+ *
+ * Context: process; takes smbdx_conns_lock and the connection's lock.
+ */
+struct smbdx_conn *smbdx_conn_owned_by(struct module *mod)
+{
+	struct smbdx_conn *conn, *found = NULL;
+
+	mutex_lock(&smbdx_conns_lock);
+	list_for_each_entry(conn, &smbdx_conns, node) {
+		if (!conn->ops || !within_module((unsigned long)conn->ops, mod))
+			continue;
+		spin_lock_bh(&conn->lock);
+		if (conn->handed_over && !conn->upcalls_off) {
+			smbdx_conn_get(conn);
+			found = conn;
+		}
+		spin_unlock_bh(&conn->lock);
+		if (found)
+			break;
+	}
+	mutex_unlock(&smbdx_conns_lock);
+	return found;
+}
+
+/**
  * smbdx_conns_device_removed() - end every connection on a device
  * @ibdev: device being removed
  *

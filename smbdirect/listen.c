@@ -379,6 +379,33 @@ int smbdx_listener_port(struct smbdx_listener *lis)
 EXPORT_SYMBOL_NS_GPL(smbdx_listener_port, SMBDX_NS);
 
 /**
+ * smbdx_listener_owned_by() - a listener whose callbacks are in a module
+ * @mod: the module
+ *
+ * Groups' children carry their group's callbacks: call this once no group
+ * of @mod is left (smbdx_lgroup_owned_by()).
+ *
+ * Return: a listener on smbdx_listeners whose listener_ops are in @mod's
+ * memory, or NULL. The caller destroys it (smbdx_module_going()).
+ *
+ * Context: process; takes smbdx_listeners_lock.
+ */
+struct smbdx_listener *smbdx_listener_owned_by(struct module *mod)
+{
+	struct smbdx_listener *lis, *found = NULL;
+
+	mutex_lock(&smbdx_listeners_lock);
+	list_for_each_entry(lis, &smbdx_listeners, node) {
+		if (within_module((unsigned long)lis->ops, mod)) {
+			found = lis;
+			break;
+		}
+	}
+	mutex_unlock(&smbdx_listeners_lock);
+	return found;
+}
+
+/**
  * smbdx_listener_destroy() - stop listening and free a listener
  * @lis: listener
  *

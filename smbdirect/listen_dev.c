@@ -323,6 +323,31 @@ int smbdx_lgroup_start(struct net *net, struct smbdx_listener *lis)
 }
 
 /**
+ * smbdx_lgroup_owned_by() - a group whose callbacks are in a module
+ * @mod: the module
+ *
+ * Return: the handle of a group not yet stopped whose listener_ops are in
+ * @mod's memory, or NULL. The caller destroys it (smbdx_module_going()).
+ *
+ * Context: process; takes smbdx_lgroups_spin.
+ */
+struct smbdx_listener *smbdx_lgroup_owned_by(struct module *mod)
+{
+	struct smbdx_listener *lis = NULL;
+	struct smbdx_lgroup *g;
+
+	spin_lock_bh(&smbdx_lgroups_spin);
+	list_for_each_entry(g, &smbdx_lgroups, node) {
+		if (within_module((unsigned long)g->lis->ops, mod)) {
+			lis = g->lis;
+			break;
+		}
+	}
+	spin_unlock_bh(&smbdx_lgroups_spin);
+	return lis;
+}
+
+/**
  * smbdx_lgroup_stop() - stop a group's listeners and forget the group
  * @lis: the group's handle; smbdx_listener_destroy() frees it afterwards
  *

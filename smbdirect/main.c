@@ -19,6 +19,15 @@
  * so exit first unregisters the netlink family (waiting for a check in
  * progress), then drains the workqueue, then removes debugfs (waiting for
  * readers), then unregisters the ib_client and destroys the workqueue.
+ *
+ * An upper layer that leaves a listener or connection behind when its
+ * module goes would have its callbacks called in freed memory (a
+ * connection's upcall work, a listener's accept). A module notifier
+ * destroys, when a module has gone (MODULE_STATE_GOING, after its exit
+ * function returned), the groups, listeners and handed-over connections
+ * whose callbacks are in that module's memory, and logs an error that
+ * names the module: the leak is the upper layer's bug, the crash need not
+ * be. Connections in pull mode have no callbacks and are not attributed.
  */
 
 #include <linux/module.h>
@@ -291,6 +300,39 @@ const char *smbdx_cause_str(int cause)
 }
 EXPORT_SYMBOL_IF_KUNIT(smbdx_cause_str);
 
+/* Destroy what a module that has gone left behind (top of the file). */
+static int smbdx_module_going(struct notifier_block *nb, unsigned long action,
+			      void *data)
+{
+	struct module *mod = data;
+	struct smbdx_listener *lis;
+	struct smbdx_conn *conn;
+	u32 nlis = 0, nconns = 0;
+
+	if (action != MODULE_STATE_GOING || mod == THIS_MODULE)
+		return NOTIFY_DONE;
+	/* Groups first: their children carry the same callbacks. */
+	while ((lis = smbdx_lgroup_owned_by(mod)) ||
+	       (lis = smbdx_listener_owned_by(mod))) {
+		smbdx_listener_destroy(lis);
+		nlis++;
+	}
+	/* Then the connections, those the listeners accepted included. */
+	while ((conn = smbdx_conn_owned_by(mod))) {
+		smbdx_destroy(conn);
+		smbdx_conn_put(conn);
+		nconns++;
+	}
+	if (nlis || nconns)
+		pr_err("smbdirect: module %s went with %u listener(s) and %u connection(s) of its own; destroyed them\n",
+		       mod->name, nlis, nconns);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block smbdx_module_nb = {
+	.notifier_call = smbdx_module_going,
+};
+
 static int __init smbdx_init(void)
 {
 	int rc;
@@ -318,11 +360,13 @@ static int __init smbdx_init(void)
 		destroy_workqueue(smbdx_wq);
 		return rc;
 	}
+	register_module_notifier(&smbdx_module_nb);
 	return 0;
 }
 
 static void __exit smbdx_exit(void)
 {
+	unregister_module_notifier(&smbdx_module_nb);
 	smbdx_ctl_exit();
 	drain_workqueue(smbdx_wq);
 	debugfs_remove_recursive(smbdx_debugfs_root);

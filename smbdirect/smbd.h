@@ -531,6 +531,8 @@ int smbdx_conn_cm_event(struct smbdx_conn *conn, struct rdma_cm_id *id,
 			struct rdma_cm_event *event);
 int smbdx_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *event);
 void smbdx_conns_device_removed(struct ib_device *ibdev);
+struct smbdx_conn *smbdx_conn_owned_by(struct module *mod);
+struct smbdx_listener *smbdx_listener_owned_by(struct module *mod);
 void smbdx_conn_config_resolve(struct smbdx_conn_config *cfg, bool passive);
 void smbdx_conn_log_error(struct smbdx_conn *conn, int cause);
 
@@ -559,6 +561,7 @@ void smbdx_listener_detach(struct smbdx_conn *conn);
 /* ---- listen_dev.c ---- */
 int smbdx_lgroup_start(struct net *net, struct smbdx_listener *lis);
 void smbdx_lgroup_stop(struct smbdx_listener *lis);
+struct smbdx_listener *smbdx_lgroup_owned_by(struct module *mod);
 void smbdx_lgroups_kick(void);
 
 /* ---- send.c ---- */

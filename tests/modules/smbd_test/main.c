@@ -296,6 +296,12 @@ static int svc_status_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(svc_status);
 
+/* A test of smbdirect's clean-up after a faulty upper layer only. */
+static bool orphan_on_exit;
+module_param(orphan_on_exit, bool, 0644);
+MODULE_PARM_DESC(orphan_on_exit,
+		 "on unload, leave listeners and connections to smbdirect (tests only)");
+
 static int __init svc_init(void)
 {
 	svc_result = kzalloc(SMBDX_TEST_RESULT_MAX, GFP_KERNEL);
@@ -311,7 +317,10 @@ static int __init svc_init(void)
 static void __exit svc_exit(void)
 {
 	debugfs_remove_recursive(svc_dir);
-	svc_stop_all();
+	if (orphan_on_exit)
+		svc_orphan_all();
+	else
+		svc_stop_all();
 	svc_raw_stop_all();
 	kfree(svc_result);
 }

@@ -534,6 +534,42 @@ int svc_run(int argc, char **argv)
 }
 
 /**
+ * svc_orphan_all() - forget every listener and client, destroying nothing
+ *
+ * A deliberately faulty upper layer: frees the service's own records and
+ * leaves smbdirect's listeners and connections behind, as an upper layer
+ * with a leak would: smbdirect must destroy them when the module has gone
+ * (tests/vm/smbd_orphans.sh). Only for an idle service: a callback that
+ * came after this would find its record freed.
+ *
+ * Context: module exit.
+ */
+void svc_orphan_all(void)
+{
+	struct smbdx_test_listener *tl, *tlt;
+	struct smbdx_test_client *cl, *clt;
+	struct smbdx_test_sconn *sc, *sct;
+
+	mutex_lock(&svc_mutex);
+	list_for_each_entry_safe(cl, clt, &svc_clients, list) {
+		list_del(&cl->list);
+		kfree(cl);
+	}
+	list_for_each_entry_safe(tl, tlt, &svc_listeners, list) {
+		spin_lock_bh(&svc_lock);
+		list_for_each_entry_safe(sc, sct, &tl->conns, list) {
+			list_del(&sc->list);
+			kfree(sc);
+		}
+		spin_unlock_bh(&svc_lock);
+		list_del(&tl->list);
+		kfree(tl);
+	}
+	mutex_unlock(&svc_mutex);
+	cancel_work_sync(&svc_reaper);
+}
+
+/**
  * svc_stop_all() - destroy every client and listener, stop the reaper
  *
  * Called once the debugfs files are gone, when the module is unloaded.

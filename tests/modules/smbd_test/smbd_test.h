@@ -132,6 +132,7 @@ int svc_cmd_send(int argc, char **argv);
 int svc_close(int argc, char **argv);
 int svc_run(int argc, char **argv);
 void svc_stop_all(void);
+void svc_orphan_all(void);
 
 /* smb2.c */
 void svc_interop_recv(struct smbdx_test_sconn *sc, struct smbdx_msg *msg);
