@@ -102,7 +102,9 @@ main() {
 	# Keep this build and the newest other one of the variant (a branch
 	# with the previous config fragments may still be using it); older
 	# ones go.
-	ls -dt "$SMBD_CACHE/kernel/$variant"-* 2>/dev/null | grep -vxF "$out" |
+	# On a fresh machine there is no other build: grep then selects
+	# nothing and fails, which must not fail the build (set -e, pipefail).
+	{ ls -dt "$SMBD_CACHE/kernel/$variant"-* 2>/dev/null | grep -vxF "$out" || true; } |
 		tail -n +2 | while read -r old; do rm -rf "$old"; done
 	say "$variant kernel built in $(( $(date +%s) - start )) s"
 	echo "$out"
