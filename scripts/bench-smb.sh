@@ -257,12 +257,6 @@ main() {
 		die "nothing to measure"
 	fi
 
-	# fio is only in the benchmark's userland: Debian's package on the
-	# host, copied into the VM's archive with the libraries it links (a
-	# separate cached archive, so `make check` boots no larger).
-	"$SMBD_TOP/scripts/setup.sh" fio
-	export SMBD_INITRAMFS_EXTRA="${SMBD_INITRAMFS_EXTRA:+$SMBD_INITRAMFS_EXTRA }/usr/bin/fio"
-
 	outdir=${outdir:-$SMBD_OUT/bench-smb}
 	mkdir -p "$outdir"
 	outdir=$(cd "$outdir" && pwd)

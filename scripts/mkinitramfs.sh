@@ -9,8 +9,9 @@
 # ksmbd-tools (the stock ksmbd's daemon and tools) and mount.cifs, each with
 # the shared libraries it needs; ksmbd-tools 3.5.2 from bookworm-backports
 # in /opt/ksmbd-tools-3.5 (the first Debian version that can turn on
-# durable handles), and Python 3 with impacket, an independent SMB2 client
-# (tests/vm/sqos_durable.sh). The test modules and the init script are
+# durable handles), Python 3 with impacket, an independent SMB2 client
+# (tests/vm/sqos_durable.sh), and fio (tests/vm/sqos_smb.sh's untagged
+# load, scripts/bench-smb.sh). The test modules and the init script are
 # added per run by scripts/vm.sh as a second archive appended to this one.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -27,6 +28,8 @@ bins=(
 	# its name, so each is copied under its own name.
 	/usr/sbin/ksmbd.mountd /usr/sbin/ksmbd.control /usr/sbin/ksmbd.adduser
 	/usr/sbin/ksmbd.addshare /usr/sbin/mount.cifs
+	# an independent I/O load on a cifs mount (sqos_smb.sh, bench-smb.sh)
+	/usr/bin/fio
 )
 # Extra programs for a one-off run: a space-separated list of absolute
 # paths; missing ones are an error.
@@ -47,7 +50,7 @@ providers=("$multiarch"/libibverbs/librxe-rdmav*.so "$multiarch"/libibverbs/libs
 key=$( { cat "$0"; printf '%s\n' "${bins[@]}";
 	 dpkg-query -W busybox-static iproute2 kmod rdma-core ibverbs-providers \
 		ibverbs-utils rdmacm-utils perftest libc6 dash bash ksmbd-tools \
-		cifs-utils libglib2.0-0 libnl-genl-3-200 libcap-ng0; } | sha256sum | cut -c1-12)
+		cifs-utils libglib2.0-0 libnl-genl-3-200 libcap-ng0 fio; } | sha256sum | cut -c1-12)
 dir="$SMBD_CACHE/initramfs"
 cpio="$dir/base-$key.cpio"
 if [ -f "$cpio" ]; then

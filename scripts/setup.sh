@@ -6,7 +6,7 @@
 # at all when nothing is missing.
 #
 #   scripts/setup.sh [PACKAGE...]   also these (what one script alone needs,
-#                                   e.g. fio for scripts/bench-smb.sh)
+#                                   e.g. linux-perf for a one-off profile)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -26,8 +26,9 @@ pkgs=(
 	rdma-core ibverbs-providers ibverbs-utils rdmacm-utils perftest
 	libibverbs1 librdmacm1
 	# interop tests: the stock ksmbd's daemon and tools, mount.cifs; an
-	# independent SMB2 client in Python (tests/vm/sqos_durable.sh)
-	ksmbd-tools cifs-utils python3-impacket
+	# independent SMB2 client in Python (tests/vm/sqos_durable.sh); fio,
+	# an independent I/O load (tests/vm/sqos_smb.sh, bench-smb.sh)
+	ksmbd-tools cifs-utils python3-impacket fio
 	"$@"
 )
 
