@@ -221,6 +221,53 @@ static void devlimits_frwr_depth(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, l.frwr_depth, 0U);
 }
 
+struct reg_len_case {
+	const char *name;
+	u32 page_list_len;	/* the device's max_fast_reg_page_list_len */
+	enum attr_field broken;	/* F_NONE, or what makes the device unusable */
+	u32 want;		/* bytes, 4 KiB pages */
+};
+
+static const struct reg_len_case reg_len_cases[] = {
+	/* rxe allows 512: 1 MiB at any offset in its first page */
+	{ "rxe-512", 512, F_NONE, 1048576 },
+	/* siw allows 256: one page less */
+	{ "siw-256", 256, F_NONE, 1044480 },
+	{ "at-max", SMBDX_FRWR_MAX_DEPTH, F_NONE, (SMBDX_FRWR_MAX_DEPTH - 1) * 4096 },
+	{ "two-pages", 2, F_NONE, 4096 },
+	{ "one-page", 1, F_NONE, 0 },
+	{ "no-frwr", 512, F_CAP_FLAGS, 0 },
+	{ "unusable", 512, F_ORD, 0 },
+};
+
+static void reg_len_case_desc(const struct reg_len_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(reg_len, reg_len_cases, reg_len_case_desc);
+
+/*
+ * smbdx_dev_reg_len(): what one MR surely covers; 257 pages make 1 MiB
+ * whatever the buffer's offset in its first page, and an unusable device
+ * offers nothing.
+ */
+static void devlimits_reg_len(struct kunit *test)
+{
+	const struct reg_len_case *c = test->param_value;
+	struct smbdx_dev_limits l;
+	struct ib_device_attr a;
+
+	good_attr(&a);
+	a.max_fast_reg_page_list_len = c->page_list_len;
+	set_attr(&a, c->broken, 0);
+	smbdx_dev_limits_compute(&a, false, &l);
+	KUNIT_EXPECT_EQ(test, smbdx_dev_reg_len(&l, 4096), c->want);
+	if (c->want)
+		KUNIT_EXPECT_EQ(test, smbdx_dev_reg_len(&l, 65536),
+				c->want / 4096 * 65536);
+}
+
 /* The transport decides the port and the quirks the rest of smbdirect uses. */
 static void devlimits_port_by_transport(struct kunit *test)
 {
@@ -251,6 +298,7 @@ static struct kunit_case devlimits_cases[] = {
 	KUNIT_CASE_PARAM(devlimits_sge_clamp, sge_gen_params),
 	KUNIT_CASE_PARAM(devlimits_ird_ord_clamp, rd_atom_gen_params),
 	KUNIT_CASE_PARAM(devlimits_frwr_depth, frwr_gen_params),
+	KUNIT_CASE_PARAM(devlimits_reg_len, reg_len_gen_params),
 	KUNIT_CASE(devlimits_port_by_transport),
 	{}
 };

@@ -153,7 +153,8 @@ static void smbdx_show_ports(struct seq_file *m, struct ib_device *ibdev)
  * Each line is the device name followed by key=value pairs: node type,
  * transport, state of each port (queried now) and its net device, the raw
  * device limits smbdirect depends on (SGEs, fast-registration page list
- * length, IRD/ORD) and smbdirect's verdict.
+ * length, IRD/ORD), the bytes one registration surely covers (reg_len)
+ * and smbdirect's verdict.
  *
  * The ports are queried without smbdx_devices_lock, holding a reference
  * on each device instead: a provider's query_port may take the RTNL (rxe
@@ -200,8 +201,9 @@ int smbdx_devices_show(struct seq_file *m, void *unused)
 		smbdx_show_ports(m, ibdev);
 		seq_printf(m, " max_send_sge=%d max_recv_sge=%d max_sge_rd=%d",
 			   a->max_send_sge, a->max_recv_sge, a->max_sge_rd);
-		seq_printf(m, " max_fast_reg_page_list_len=%u frwr_depth=%u",
-			   a->max_fast_reg_page_list_len, l->frwr_depth);
+		seq_printf(m, " max_fast_reg_page_list_len=%u frwr_depth=%u reg_len=%u",
+			   a->max_fast_reg_page_list_len, l->frwr_depth,
+			   smbdx_dev_reg_len(l, PAGE_SIZE));
 		seq_printf(m, " max_qp_rd_atom=%d max_qp_init_rd_atom=%d ird=%u ord=%u",
 			   a->max_qp_rd_atom, a->max_qp_init_rd_atom, l->ird, l->ord);
 		seq_printf(m, " max_qp_wr=%d max_cqe=%d port=%u verdict=%s\n",
@@ -364,6 +366,38 @@ bool smbdx_netdev_find(struct net_device *ndev, struct smbdx_netdev_hit *hit)
 	kfree(l);
 	return found;
 }
+
+/**
+ * smbdx_reg_len_floor() - what a registration covers on every usable device
+ *
+ * The smallest &smbdx_conn_info.max_reg_len that a connection on any usable
+ * RDMA device present now has: the bytes one Buffer Descriptor surely
+ * covers whichever device a connection runs on. An upper layer that sizes
+ * the I/O of several connections from one of them (cifs fixes a mount's
+ * rsize and wsize from its first channel, and a multichannel session may
+ * add channels on other devices) caps that size to this, so that no
+ * channel gets a request it cannot register. A device added later with
+ * smaller MRs lowers it for later connections only.
+ *
+ * Context: process, may sleep (takes the device list's mutex).
+ *
+ * Return: bytes, or 0 when no usable device is present.
+ */
+u32 smbdx_reg_len_floor(void)
+{
+	struct smbdx_device *sdev;
+	u32 floor = 0, len;
+
+	mutex_lock(&smbdx_devices_lock);
+	list_for_each_entry(sdev, &smbdx_devices, list) {
+		len = smbdx_dev_reg_len(&sdev->limits, PAGE_SIZE);
+		if (len && (!floor || len < floor))
+			floor = len;
+	}
+	mutex_unlock(&smbdx_devices_lock);
+	return floor;
+}
+EXPORT_SYMBOL_NS_GPL(smbdx_reg_len_floor, SMBDX_NS);
 
 /**
  * smbdx_netdev_rdma_capable() - is there a usable RDMA device on a netdev

@@ -97,3 +97,23 @@ const char *smbdx_dev_verdict_str(enum smbdx_dev_verdict verdict)
 	return "unknown";
 }
 EXPORT_SYMBOL_IF_KUNIT(smbdx_dev_verdict_str);
+
+/**
+ * smbdx_dev_reg_len() - bytes one registration on a device surely covers
+ * @l: the device's limits
+ * @page_size: the page size registrations map
+ *
+ * One MR of @l->frwr_depth pages covers (depth - 1) pages of a buffer that
+ * starts anywhere in its first page: what a connection on the device
+ * reports as &smbdx_conn_info.max_reg_len.
+ *
+ * Return: the bytes, or 0 for a device smbdirect cannot use or whose MRs
+ * map fewer than two pages.
+ */
+u32 smbdx_dev_reg_len(const struct smbdx_dev_limits *l, u32 page_size)
+{
+	if (l->verdict != SMBDX_DEV_OK || l->frwr_depth < 2)
+		return 0;
+	return (l->frwr_depth - 1) * page_size;
+}
+EXPORT_SYMBOL_IF_KUNIT(smbdx_dev_reg_len);

@@ -20,8 +20,12 @@ struct ib_device_attr;
 #define SMBDX_MIN_SEND_SGE	2
 #define SMBDX_MAX_SGE	16
 #define SMBDX_MIN_RECV_SGE	1
-/* Pages one fast-registration MR covers, at most. */
-#define SMBDX_FRWR_MAX_DEPTH	256
+/*
+ * Pages one fast-registration MR covers, at most: 257, so that one MR
+ * covers 1 MiB that starts anywhere in its first page (cifs's usual I/O
+ * size in its one Buffer Descriptor per request).
+ */
+#define SMBDX_FRWR_MAX_DEPTH	257
 /* Enough work requests for a small credit window plus registrations. */
 #define SMBDX_MIN_QP_WR		32
 /* IRD/ORD travel in 8-bit fields of the CM; MS-SMBD appendix A. */
@@ -104,5 +108,6 @@ enum smbdx_dev_verdict smbdx_dev_limits_compute(const struct ib_device_attr *att
 						bool iwarp,
 					      struct smbdx_dev_limits *out);
 const char *smbdx_dev_verdict_str(enum smbdx_dev_verdict verdict);
+u32 smbdx_dev_reg_len(const struct smbdx_dev_limits *l, u32 page_size);
 
 #endif /* _SMBDX_DEVLIMITS_H */

@@ -16,8 +16,8 @@
  * Contexts and locking (each function's kernel-doc says more):
  *  - smbdx_connect(), smbdx_listen(), smbdx_listener_destroy(), smbdx_send(),
  *    smbdx_recv_msg(), smbdx_recv(), smbdx_register(), smbdx_deregister(),
- *    smbdx_rdma_read(), smbdx_rdma_write() and smbdx_destroy() sleep:
- *    process context only, no spinlock held.
+ *    smbdx_rdma_read(), smbdx_rdma_write(), smbdx_reg_len_floor() and
+ *    smbdx_destroy() sleep: process context only, no spinlock held.
  *  - smbdx_disconnect(), smbdx_conn_query(), smbdx_conn_error(),
  *    smbdx_conn_context()/smbdx_conn_set_context() and the smbdx_msg_*()
  *    functions never sleep and may be called from any context, including
@@ -120,7 +120,9 @@ struct smbdx_listener_ops {
  *	Descriptor (one MR) whatever the buffer's offset in its first page,
  *	provided its pages have no gaps: (pages per MR - 1) * PAGE_SIZE. An
  *	upper layer that advertises one descriptor per request (cifs) caps
- *	its I/O size to this and registers with SMBDX_REG_ONE_DESC.
+ *	its I/O size to this (or to smbdx_reg_len_floor() when connections
+ *	on other devices share that size) and registers with
+ *	SMBDX_REG_ONE_DESC.
  * @local: local address and port
  * @peer: peer address and port
  * @device: RDMA device name
@@ -181,6 +183,7 @@ void smbdx_disconnect(struct smbdx_conn *conn);
 void smbdx_destroy(struct smbdx_conn *conn);
 
 bool smbdx_netdev_rdma_capable(struct net_device *ndev);
+u32 smbdx_reg_len_floor(void);
 
 /* smbdx_register() flags: the access the peer is given (3.1.4.3) */
 #define SMBDX_REG_REMOTE_READ	0x1	/* the peer RDMA-reads the buffer */

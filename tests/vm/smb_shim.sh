@@ -15,9 +15,11 @@
 # smbdirect's counters (debugfs conn/<n>/counters) must show that the large
 # I/O moved by RDMA read and write with the expected invalidations, and that
 # I/O below the threshold did not. TCP to the iWARP interface must still
-# work. Last, under a mount, siw is removed and added back (ksmbd must
-# listen on the new device, cifs must reconnect to it), then ksmbd is
-# restarted (cifs must reconnect again).
+# work. An rxe mount's I/O size is siw's registration size while siw
+# exists and rxe's own (1 MiB in one WRITE) without it. Last, under a
+# mount, siw is removed and added back (ksmbd must listen on the new
+# device, cifs must reconnect to it), then ksmbd is restarted (cifs must
+# reconnect again).
 # Exit 0 = pass.
 . "$(dirname "$0")/lib.sh"
 
@@ -257,6 +259,39 @@ session "$RXE_ADDR" "$RXE_DEV" 3.1.1 1 4095 4096 4097 1048576 "$BIG"
 session "$SIW_ADDR" "$SIW_DEV" 3.1.1 1 4095 4096 4097 1048576 "$BIG"
 session "$RXE_ADDR" "$RXE_DEV" 3.0 4096 1048576
 session "$SIW_ADDR" "$SIW_DEV" 3.0 4096 1048576
+
+# A mount's I/O size is what one registration covers on every usable
+# device (smbdx_reg_len_floor(); cifs sizes a mount from its first channel
+# and may add channels on other devices): one MR of rxe covers 1 MiB at any
+# offset (257 pages), one of siw a page less. Beside siw an rxe mount gets
+# siw's size; with siw gone it gets rxe's, and a 1 MiB O_DIRECT write is
+# one SMB2 WRITE (one registration).
+reg_len() { sed -n "s/^$1 .* reg_len=\([0-9]*\) .*/\1/p" "$D/devices"; }
+rw_size() {
+	sed -n 's/.*max_readwrite_size: \([0-9]*\) .*/\1/p' /proc/fs/cifs/DebugData |
+		head -n 1
+}
+rl=$(reg_len "$RXE_DEV") sl=$(reg_len "$SIW_DEV")
+[ "$rl" = 1048576 ] && [ "$sl" = 1044480 ] ||
+	fail "reg_len: $RXE_DEV '$rl', $SIW_DEV '$sl' (want 1048576, 1044480)"
+do_mount "$RXE_ADDR" 3.1.1
+rw=$(rw_size)
+[ "$rw" = "$sl" ] || fail "$RXE_DEV mount beside $SIW_DEV: max_readwrite_size '$rw', want $sl"
+umount "$MNT" || fail "umount $MNT"
+rdma link delete "$SIW_DEV" || fail "rdma link delete $SIW_DEV"
+wait_for 10 sh -c "! grep -q '^$SIW_DEV ' $D/devices" ||
+	fail "$SIW_DEV is still in $D/devices"
+do_mount "$RXE_ADDR" 3.1.1
+rw=$(rw_size)
+[ "$rw" = "$rl" ] || fail "$RXE_DEV mount alone: max_readwrite_size '$rw', want $rl"
+say "max_readwrite_size of an $RXE_DEV mount: $sl beside $SIW_DEV, $rw alone"
+find_conns
+_dev=$RXE_DEV _v=3.1.1
+direct_write_size 1048576
+umount "$MNT" || fail "umount $MNT"
+siw_back || fail "$SIW_DEV could not be re-created"
+wait_for 30 grep -q "addr=$SIW_ADDR:5445 dev=$SIW_DEV " "$D/listeners" ||
+	fail "ksmbd does not listen on the re-created $SIW_DEV"
 
 # Encrypted (seal): cifs does not offload encrypted I/O, so 1 MiB READs and
 # WRITEs go as SMB Direct messages, which fit our 1 MiB

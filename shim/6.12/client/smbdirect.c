@@ -11,8 +11,9 @@
  *    listens on one of the two only), with a configuration built from the
  *    /proc/fs/cifs tunables. It copies the negotiated parameters into the
  *    fields cifs reads. MaxReadWriteSize is capped to what one buffer
- *    descriptor covers (smbdx_conn_info.max_reg_len): cifs puts exactly one
- *    descriptor in each SMB2 READ or WRITE.
+ *    descriptor covers (smbdx_conn_info.max_reg_len) on every usable device
+ *    (smbdx_reg_len_floor()): cifs puts exactly one descriptor in each SMB2
+ *    READ or WRITE and sizes a mount's I/O from its first channel only.
  *  - cifs reads a byte stream of RFC 1002 framed PDUs. smbd_recv() presents
  *    each SMB Direct message as that stream: at a message boundary it takes
  *    the next whole message (smbdx_recv_msg()) and the stream starts with
@@ -162,8 +163,16 @@ static void smbd_publish_params(struct smbd_connection *info,
 	sp->keepalive_timeout_msec = cfg->keepalive_wait_ms;
 	info->rdma_readwrite_threshold = READ_ONCE(rdma_readwrite_threshold);
 	if (ci.max_reg_len) {
-		sp->max_read_write_size = min(ci.params.max_read_write_size,
-					      ci.max_reg_len);
+		/*
+		 * cifs fixes a mount's rsize and wsize from its first channel;
+		 * a later channel may run on another device, so the size is
+		 * what a registration covers on every usable device.
+		 */
+		u32 reg = ci.max_reg_len, floor = smbdx_reg_len_floor();
+
+		if (floor)
+			reg = min(reg, floor);
+		sp->max_read_write_size = min(ci.params.max_read_write_size, reg);
 		info->max_frmr_depth = ci.max_reg_len / PAGE_SIZE + 1;
 	} else {
 		/* No buffer registration: every I/O goes through messages. */
