@@ -329,9 +329,8 @@ device() { # device ADDR DEV
 	_free=$!
 	rate_run 8192 $(band "$RATE") any
 	wait "$_free" || { cat /tmp/sqos-free.log; fail "untagged fio load failed"; }
-	cat /tmp/sqos-free.log
 	_f=$(fio_read_iops /tmp/sqos-free.log)
-	[ -n "$_f" ] || fail "no IOPS in fio's output"
+	[ -n "$_f" ] || { cat /tmp/sqos-free.log; fail "no IOPS in fio's output"; }
 	say "untagged 8192-byte reads at the same time (fio): $_f IOPS"
 	in_range "$_f" "$(awk -v r="$_r" 'BEGIN { print 5 * r }')" 1e9 ||
 		fail "the untagged handle ($_f IOPS) is not 5 times faster than the tagged one ($_r)"
