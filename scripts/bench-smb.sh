@@ -17,7 +17,9 @@
 #   ROUNDS    every cell measured N times, the pairings of a device back to
 #             back each round (default 3)
 #   RUNTIME   seconds of I/O per fio job (default 10)
-#   DEVICES   "rxe siw" (default), or one of them
+#   DEVICES   "rxe siw" (default), or one of them (the other is removed
+#             in the VM before the first round: it would lower our cifs's
+#             I/O size, smbdx_reg_len_floor())
 #   PAIRS     CLIENT-SERVER pairings, each side stock or ours (default
 #             "stock-stock ours-ours ours-stock stock-ours"); ratios need
 #             stock-stock
