@@ -19,9 +19,8 @@
  * Locking: smbdx_devices_lock (a mutex) protects smbdx_devices. It is taken by
  * the add/remove callbacks (process context, may sleep), by debugfs readers,
  * by smbdx_reg_len_floor() and by smbdx_netdev_rdma_capable(), which ksmbd
- * calls with the RTNL held:
- * nothing that may take the RTNL (ib_query_port() on rxe does) is called
- * with it held. The RDMA core serialises add and remove of one device, and
+ * calls with the RTNL held: nothing that may take the RTNL (ib_query_port()
+ * on rxe does) is called with it held. The RDMA core serialises add and remove of one device, and
  * remove does not return before the entry is off the list, so a reader
  * holding the mutex never sees a device that is being freed.
  */
