@@ -10,6 +10,7 @@
  *   /sys/kernel/debug/smbd_fuzz/result   its output
  *
  *   run ADDR PORT role=passive|active msgs=N seed=S [first=K] [conns=N]
+ *       [dense=1]
  *
  * role=passive: smbdirect listens on ADDR:PORT (smbdx_listen()) and the
  * raw peer connects and sends a Negotiate Request. role=active: the raw
@@ -25,7 +26,12 @@
  * offsets 0, at, just past and far past their limits, misaligned
  * DataOffset, RemainingDataLength inconsistent with the fragments,
  * versions, Status), truncation, padding up to or beyond smbdirect's
- * receive buffer, payload moved to another DataOffset. The fuzzer then
+ * receive buffer, payload moved to another DataOffset. With dense=1 every
+ * Data Transfer message is mutated, and one the model predicts fatal is
+ * drawn again (up to FZ_DENSE_TRIES draws) unless it is the connection's
+ * last: a connection then carries up to 200 mutated messages instead of
+ * ending at the first fatal one, so a run mutates far more messages for
+ * the same number of connections. The fuzzer then
  * reads the fields back from the bytes it sends and classifies the message
  * with its own model of the receive rules of [MS-SMBD] 3.1.5.6 - 3.1.5.8
  * as smbdirect documents them (Documentation/protocol-engine.rst,
@@ -96,6 +102,8 @@
 #define FZ_RESP_SLOT	FZ_NSEND	/* send buffer of the Negotiate Response */
 #define FZ_NBUF		(FZ_NRECV + FZ_NSEND + 1)
 #define FZ_WAIT_MS	10000
+/* dense=1: draws of a data message before a fatal one is sent anyway */
+#define FZ_DENSE_TRIES	16
 /*
  * Waits for the end of a connection: rxe now and then loses a Disconnect
  * Request and the IB CM resends it seconds later (Documentation/testing.rst).
@@ -225,6 +233,8 @@ struct fz_run {
 	u64 expect[FZ_OUTCOMES];
 	u64 mutated, ovf_exact, peer_disconnects;
 	u32 setup_failures;		/* RDMA connections that did not come up */
+	bool dense;			/* every data message mutated, fatal last */
+	u32 redrawn;			/* dense: fatal draws replaced */
 	bool retry;			/* run the case again */
 	bool failed;
 	char *res;
@@ -268,9 +278,10 @@ static bool fz_fail(struct fz_run *r, const char *fmt, ...)
 	pr_err("smbd_fuzz: FAIL seed=%llu conn=%u msg=%u: %pV\n", r->seed,
 	       r->conn_idx, r->msg_idx, &vaf);
 	va_end(ap);
-	fz_printf(r, "replay: run %pI4 %u role=%s seed=%llu first=%u conns=1\n",
+	fz_printf(r, "replay: run %pI4 %u role=%s seed=%llu first=%u conns=1%s\n",
 		  &r->sin.sin_addr, ntohs(r->sin.sin_port),
-		  r->active ? "active" : "passive", r->seed, r->conn_idx);
+		  r->active ? "active" : "passive", r->seed, r->conn_idx,
+		  r->dense ? " dense=1" : "");
 	fz_dump(r);
 	return false;
 }
@@ -1274,11 +1285,11 @@ static bool fz_data_phase(struct fz_run *r, struct fz_data *d)
 	static const u32 rates[] = { 2, 5, 10, 30 };
 	u32 rate = rates[fz_rand(r, ARRAY_SIZE(rates))];
 	struct fz_case *cs = r->cs;
-	u32 len, slot, rx, bad, n;
+	u32 len, slot, rx, bad, n, tries;
+	bool exact, mutated;
 	struct fz_hdr h;
 	s64 held;
 	u64 g, hi;
-	bool exact;
 	int o;
 	u8 *b;
 
@@ -1317,24 +1328,33 @@ static bool fz_data_phase(struct fz_run *r, struct fz_data *d)
 		slot = d->tx++ % FZ_NSEND;
 		b = d->raw->buf[FZ_NRECV + slot];
 		g = hi < FZ_NRECV ? FZ_NRECV - hi : 0;
-		len = fz_build_data(r, d, b, g);
-		if (fz_pct(r, rate)) {
-			len = fz_mutate_data(r, d, b, len, hi);
-			r->mutated++;
-		}
-		/*
-		 * 3.1.5.1: our last credit must grant one if smbdirect may have
-		 * none, or neither side can ever send again.
-		 */
-		if (held == 1 && !hi && len >= SMBDX_DATA_HDR_LEN &&
-		    !get_unaligned_le16(b + 2))
-			put_unaligned_le16(g, b + 2);
-		o = fz_classify_data(r, d, b, len, hi, exact, &h);
-		if (o < 0) {
-			/* Not predictable now: grant normally instead. */
-			put_unaligned_le16(g, b + 2);
+		tries = 0;
+		for (;;) {
+			len = fz_build_data(r, d, b, g);
+			mutated = r->dense || fz_pct(r, rate);
+			if (mutated)
+				len = fz_mutate_data(r, d, b, len, hi);
+			/*
+			 * 3.1.5.1: our last credit must grant one if smbdirect
+			 * may have none, or neither side can ever send again.
+			 */
+			if (held == 1 && !hi && len >= SMBDX_DATA_HDR_LEN &&
+			    !get_unaligned_le16(b + 2))
+				put_unaligned_le16(g, b + 2);
 			o = fz_classify_data(r, d, b, len, hi, exact, &h);
+			if (o < 0) {
+				/* Not predictable now: grant normally instead. */
+				put_unaligned_le16(g, b + 2);
+				o = fz_classify_data(r, d, b, len, hi, exact, &h);
+			}
+			/* dense: a fatal draw is drawn again, but for the last */
+			if (!r->dense || o == FZ_ACCEPT || n + 1 >= budget ||
+			    r->msgs + 1 >= r->msgs_max || ++tries >= FZ_DENSE_TRIES)
+				break;
+			r->redrawn++;
 		}
+		if (mutated)
+			r->mutated++;
 		if (o == SMBDX_ERR_SEND_CREDIT_OVERFLOW)
 			r->ovf_exact++;
 		r->expect[o]++;
@@ -1798,6 +1818,8 @@ static int fz_run_all(struct fz_run *r)
 		  r->conns, r->accepted, r->fatal, r->mutated);
 	fz_printf(r, " delivered=%llu credit_overflow=%llu setup_failures=%u",
 		  r->delivered, r->ovf_exact, r->setup_failures);
+	if (r->dense)
+		fz_printf(r, " dense=1 redrawn=%u", r->redrawn);
 	fz_printf(r, " ms=%llu result=%s\n", ms, r->failed ? "FAIL" : "pass");
 	for (i = 1; i < FZ_OUTCOMES; i++)
 		if (r->expect[i])
@@ -1808,7 +1830,10 @@ static int fz_run_all(struct fz_run *r)
 	return r->failed ? -EPROTO : 0;
 }
 
-/* run ADDR PORT role=passive|active msgs=N seed=S [first=K] [conns=N] */
+/*
+ * run ADDR PORT role=passive|active msgs=N seed=S [first=K] [conns=N]
+ *     [dense=1]
+ */
 static int fz_parse(char *p, struct fz_run *r)
 {
 	char *tok, *addr = NULL;
@@ -1838,6 +1863,8 @@ static int fz_parse(char *p, struct fz_run *r)
 			rc = kstrtou32(tok + 6, 0, &r->first);
 		else if (!strncmp(tok, "conns=", 6))
 			rc = kstrtou32(tok + 6, 0, &r->conns_max);
+		else if (!strcmp(tok, "dense=1"))
+			r->dense = true;
 		else if (argn > 2)
 			rc = -EINVAL;
 		argn++;

@@ -13,8 +13,9 @@
 #     (tests/vm/smbd_checked_data.sh with larger sizes);
 #   - 100 device removals per device during RDMA read/write
 #     (tests/vm/smbd_removal_rw.sh);
-#   - the fuzzer: 100,000 seeded, mutated negotiate and data messages
-#     from a raw verbs peer, 25,000 per device and role
+#   - the fuzzer: 100,000 seeded negotiate and data messages from a raw
+#     verbs peer, 25,000 per device and role, mutated as drawn; then
+#     104,000 in its dense mode, at least 100,000 of them mutated
 #     (tests/vm/smbd_fuzz.sh).
 rc=0
 
@@ -51,7 +52,8 @@ grep -E "Slab|SUnreclaim" /proc/meminfo
 grep "connections\|sends_reclaimed" /sys/kernel/debug/smbdirect/stats
 script smbd_checked_data MSG_MIB=256 RXE_RDMA_MIB=512 SIW_RDMA_MIB=4608
 script smbd_removal_rw REMOVALS=100
-script smbd_fuzz FUZZ_MSGS=25000 FUZZ_SEED=1
+script smbd_fuzz FUZZ_MSGS=25000 FUZZ_SEED=1 FUZZ_DENSE=0
+script smbd_fuzz FUZZ_MSGS=26000 FUZZ_SEED=101 FUZZ_DENSE=1 FUZZ_MIN_MUTATED=100000
 grep -E "Slab|SUnreclaim" /proc/meminfo
 grep "connections\|sends_reclaimed" /sys/kernel/debug/smbdirect/stats
 exit $rc

@@ -11,12 +11,21 @@
 #   FUZZ_SEED   seed of the first run (default 1; the next three runs take
 #               the next three); a failure prints the command replaying the
 #               failing connection alone
+#   FUZZ_DENSE  1: all four runs in the fuzzer's dense mode (every data
+#               message mutated, a fatal draw redrawn unless it is the
+#               connection's last); 0: the four runs as drawn only;
+#               default: the four as drawn, then two dense runs (rxe
+#               passive, siw active) of the same size
+#   FUZZ_MIN_MUTATED  fail unless the runs mutated at least this many
+#               messages in all (default 0)
 # The debug kernel's KASAN, lockdep, UBSAN and kmemleak checks run after
 # the tests (scripts/guest/guest-check.sh). Exit 0 = pass.
 . "$(dirname "$0")/lib.sh"
 
 FUZZ_MSGS=${FUZZ_MSGS:-400}
 FUZZ_SEED=${FUZZ_SEED:-1}
+FUZZ_DENSE=${FUZZ_DENSE:-}
+FUZZ_MIN_MUTATED=${FUZZ_MIN_MUTATED:-0}
 C=/sys/kernel/debug/smbd_fuzz/control
 R=/sys/kernel/debug/smbd_fuzz/result
 S=/sys/kernel/debug/smbdirect/stats
@@ -40,12 +49,12 @@ freed() {
 	grep -q "^connections_allocated 0$" "$S"
 }
 
-# fuzz ADDR PORT ROLE SEED
+# fuzz ADDR PORT ROLE SEED [dense=1]
 fuzz() {
 	t0=$(cut -d. -f1 /proc/uptime)
 	causes >/tmp/fuzz.before
-	echo "run $1 $2 role=$3 msgs=$FUZZ_MSGS seed=$4" >"$C" ||
-		fail "$1 role=$3 seed=$4"
+	echo "run $1 $2 role=$3 msgs=$FUZZ_MSGS seed=$4 $5" >"$C" ||
+		fail "$1 role=$3 seed=$4 $5"
 	grep -q "result=pass" "$R" || fail "$1 role=$3 seed=$4"
 	# Each connection ended by the cause the fuzzer predicted: the change
 	# of every counter is the fuzzer's count for it (0 if it has none).
@@ -70,7 +79,8 @@ fuzz() {
 	# The run must have exercised both outcomes.
 	[ "$(field fatal)" -gt 0 ] && [ "$(field accepted)" -gt 0 ] ||
 		fail "$1 role=$3: no fatal or no accepted message"
-	say "$1 role=$3 seed=$4: $(field messages) messages ($(field negotiate) negotiate, $(field data) data), $(field mutated) mutated, $(field connections) connections, $(field fatal) fatal, $(field delivered) delivered, $(field setup_failures) set-up failures retried, in $(( $(cut -d. -f1 /proc/uptime) - t0 )) s"
+	[ -z "$5" ] || [ "$(field dense)" = 1 ] || fail "$1 role=$3: not a dense run"
+	say "$1 role=$3 seed=$4${5:+ $5}: $(field messages) messages ($(field negotiate) negotiate, $(field data) data), $(field mutated) mutated, $(field connections) connections, $(field fatal) fatal, $(field delivered) delivered, $(field setup_failures) set-up failures retried, in $(( $(cut -d. -f1 /proc/uptime) - t0 )) s"
 	say "causes: $(grep '^cause ' "$R" | cut -d' ' -f2- | tr '\n' ',' | sed 's/,$//')"
 	total=$((total + $(field messages)))
 	mutated=$((mutated + $(field mutated)))
@@ -82,12 +92,20 @@ mutated=0
 conns=0
 modprobe smbd_fuzz || fail "modprobe smbd_fuzz"
 t_start=$(cut -d. -f1 /proc/uptime)
-fuzz "$RXE_ADDR" 7471 passive "$FUZZ_SEED"
-fuzz "$RXE_ADDR" 7472 active "$((FUZZ_SEED + 1))"
-fuzz "$SIW_ADDR" 7473 passive "$((FUZZ_SEED + 2))"
-fuzz "$SIW_ADDR" 7474 active "$((FUZZ_SEED + 3))"
+dense=
+[ "$FUZZ_DENSE" = 1 ] && dense=dense=1
+fuzz "$RXE_ADDR" 7471 passive "$FUZZ_SEED" $dense
+fuzz "$RXE_ADDR" 7472 active "$((FUZZ_SEED + 1))" $dense
+fuzz "$SIW_ADDR" 7473 passive "$((FUZZ_SEED + 2))" $dense
+fuzz "$SIW_ADDR" 7474 active "$((FUZZ_SEED + 3))" $dense
+if [ -z "$FUZZ_DENSE" ]; then
+	fuzz "$RXE_ADDR" 7475 passive "$((FUZZ_SEED + 4))" dense=1
+	fuzz "$SIW_ADDR" 7476 active "$((FUZZ_SEED + 5))" dense=1
+fi
 # Connections are released in the background; rxe's IB CM can hold one
 # for a minute.
 wait_for 150 freed || fail "connections not freed: $(grep connections "$S")"
 rmmod smbd_fuzz || fail "rmmod smbd_fuzz"
-echo "fuzzed $total messages ($mutated mutated) on $conns connections (rxe, siw; passive, active) in $(( $(cut -d. -f1 /proc/uptime) - t_start )) s, seed $FUZZ_SEED"
+echo "fuzzed $total messages ($mutated mutated) on $conns connections (rxe, siw; passive, active) in $(( $(cut -d. -f1 /proc/uptime) - t_start )) s, seed $FUZZ_SEED${dense:+, dense}"
+[ "$mutated" -ge "$FUZZ_MIN_MUTATED" ] ||
+	fail "only $mutated messages mutated, want at least $FUZZ_MIN_MUTATED"
