@@ -60,7 +60,7 @@ main() {
 	outdir=${outdir:-$SMBD_OUT/$label}
 	if [ -z "$timeout_s" ]; then
 		# Emulated CPUs: the debug kernel runs several times slower.
-		if [ "$variant" = debug ]; then timeout_s=2700; else timeout_s=1200; fi
+		if [ "$variant" = debug ]; then timeout_s=3600; else timeout_s=1200; fi
 	fi
 	mkdir -p "$outdir"
 	rm -f "$outdir"/{console.log,results.log,initrd.cpio}
