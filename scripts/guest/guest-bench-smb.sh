@@ -341,14 +341,12 @@ main() {
 	# A device not measured is removed: our cifs sizes its I/O to what a
 	# registration covers on every usable device (smbdx_reg_len_floor()),
 	# and siw's MRs are a page shorter than rxe's.
-	case " $SMB_DEVICES " in
-	*" siw "*) ;;
-	*) rdma link delete "$SIW_DEV" && say "$SIW_DEV removed (not measured)" ;;
-	esac
-	case " $SMB_DEVICES " in
-	*" rxe "*) ;;
-	*) rdma link delete "$RXE_DEV" && say "$RXE_DEV removed (not measured)" ;;
-	esac
+	for _d in "rxe $RXE_DEV" "siw $SIW_DEV"; do
+		case " $SMB_DEVICES " in
+		*" ${_d% *} "*) ;;
+		*) rdma link delete "${_d#* }" && say "${_d#* } removed (not measured)" ;;
+		esac
+	done
 	_start=$(date +%s)
 	while [ "$round" -lt "$SMB_ROUNDS" ]; do
 		round=$((round + 1))
