@@ -84,8 +84,9 @@ cleanup() {
 	[ ! -d /sys/module/cifs ] || wait_for 30 rmmod cifs 2>/dev/null
 	wait_for 30 rmmod ksmbd 2>/dev/null
 	rmdir "$C/policies/$POLICY" 2>/dev/null
-	echo 1 >"$C/enforce" 2>/dev/null
-	echo 1 >"$C/enabled" 2>/dev/null
+	# configfs is gone once sqos.ko is unloaded: the redirection itself fails
+	{ echo 1 >"$C/enforce"; } 2>/dev/null
+	{ echo 1 >"$C/enabled"; } 2>/dev/null
 	[ ! -e "$THROTTLE" ] || echo Y >"$THROTTLE"
 	rm -rf "$K"
 }
