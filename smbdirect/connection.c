@@ -52,6 +52,9 @@
 DEFINE_MUTEX(smbdx_conns_lock);
 LIST_HEAD(smbdx_conns);
 
+/* A disconnect's wait for the CM's ESTABLISHED after rdma_notify(). */
+#define SMBDX_EST_WAIT_MS	2000
+
 static atomic_t smbdx_conn_nums = ATOMIC_INIT(0);
 /* Connection objects allocated and not yet freed (debugfs stats). */
 atomic_t smbdx_conns_alive = ATOMIC_INIT(0);
@@ -499,8 +502,36 @@ static void smbdx_conn_notify_est(struct smbdx_conn *conn)
 		return;
 	conn->est_notified = true;
 	/* -EISCONN and the like: the RTU won the race after all. */
-	if (!rdma_notify(conn->id, IB_EVENT_COMM_EST))
+	if (!rdma_notify(conn->id, IB_EVENT_COMM_EST)) {
+		conn->est_pending = true;
 		smbdx_stat_inc(conn, SMBDX_STAT_CM_COMM_EST);
+	}
+}
+
+/*
+ * The IB CM acts on rdma_notify(COMM_EST) in two steps: the cm_id enters
+ * ESTABLISHED at once, but the REP it still retransmits is cancelled only
+ * later, from the CM's work queue, which then reports ESTABLISHED. A DREQ
+ * sent in between takes the REP's place as the cm_id's pending message, so
+ * the CM never cancels the REP: it is resent to the peer for about a minute
+ * (15 retries on rxe) and holds a reference that makes rdma_destroy_id()
+ * wait as long ("cm_destroy_id_wait_timeout"). So a disconnect waits for
+ * that ESTABLISHED event first, bounded: a peer's DREQ also ends the wait,
+ * and a lost event costs SMBDX_EST_WAIT_MS, counted.
+ *
+ * Context: process, under res_mutex (the CM handler never takes it).
+ */
+static void smbdx_conn_wait_cm_est(struct smbdx_conn *conn)
+{
+	lockdep_assert_held(&conn->res_mutex);
+	if (!conn->est_pending)
+		return;
+	conn->est_pending = false;
+	if (!wait_event_timeout(conn->wq,
+				test_bit(SMBDX_CMF_ESTABLISHED, &conn->cm_flags) ||
+				test_bit(SMBDX_CMF_DISCONNECTED, &conn->cm_flags),
+				msecs_to_jiffies(SMBDX_EST_WAIT_MS)))
+		smbdx_stat_inc(conn, SMBDX_STAT_CM_EST_WAIT_TIMEOUTS);
 }
 
 static void smbdx_conn_est_work(struct work_struct *w)
@@ -559,6 +590,7 @@ static void smbdx_conn_disconnect_qp(struct smbdx_conn *conn)
 	    conn->disconnect_sent)
 		return;
 	smbdx_conn_notify_est(conn);
+	smbdx_conn_wait_cm_est(conn);
 	if (conn->limits.err_before_disconnect)
 		ib_modify_qp(conn->id->qp, &attr, IB_QP_STATE);
 	rdma_disconnect(conn->id);

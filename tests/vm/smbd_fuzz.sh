@@ -87,10 +87,24 @@ fuzz() {
 	conns=$((conns + $(field connections)))
 }
 
+stat() { # stat NAME: smbdirect's global counter NAME
+	sed -n "s/^$1 //p" "$S" | head -n 1
+}
+
+# The IB CM's complaint that destroying a cm_id waits for a reference
+# still held (10 s per line): a REP left retransmitting by a disconnect
+# sent before the CM had finished establishing the connection.
+cm_waits() {
+	dmesg | grep -c cm_destroy_id_wait_timeout
+}
+
 total=0
 mutated=0
 conns=0
 modprobe smbd_fuzz || fail "modprobe smbd_fuzz"
+waits0=$(cm_waits)
+est0=$(stat cm_established_by_data)
+estto0=$(stat cm_established_wait_timeouts)
 t_start=$(cut -d. -f1 /proc/uptime)
 dense=
 [ "$FUZZ_DENSE" = 1 ] && dense=dense=1
@@ -106,6 +120,13 @@ fi
 # for a minute.
 wait_for 150 freed || fail "connections not freed: $(grep connections "$S")"
 rmmod smbd_fuzz || fail "rmmod smbd_fuzz"
+# Negotiate requests that beat the peer's RTU: the CM was told, and every
+# disconnect after it waited for the CM's ESTABLISHED (connection.c).
+say "rdma_notify(COMM_EST) $(( $(stat cm_established_by_data) - est0 )) times, $(( $(stat cm_established_wait_timeouts) - estto0 )) waits for ESTABLISHED timed out"
+[ "$(stat cm_established_wait_timeouts)" = "$estto0" ] ||
+	fail "a disconnect did not see the CM's ESTABLISHED after rdma_notify()"
+[ "$(cm_waits)" = "$waits0" ] ||
+	fail "the IB CM held a destroyed cm_id: $(dmesg | grep cm_destroy_id_wait_timeout | tail -n 3)"
 echo "fuzzed $total messages ($mutated mutated) on $conns connections (rxe, siw; passive, active) in $(( $(cut -d. -f1 /proc/uptime) - t_start )) s, seed $FUZZ_SEED${dense:+, dense}"
 [ "$mutated" -ge "$FUZZ_MIN_MUTATED" ] ||
 	fail "only $mutated messages mutated, want at least $FUZZ_MIN_MUTATED"
