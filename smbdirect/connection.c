@@ -35,7 +35,9 @@
  * the cm_id. It runs in process context, never from a CM event handler
  * (rdma_destroy_id() waits for handlers), under res_mutex, and is
  * idempotent: the owner's smbdx_destroy(), device removal (ib_client or
- * CM event) and the listener may all call it, in any order.
+ * CM event) and the listener may all call it, in any order. A disconnect
+ * may sleep under res_mutex waiting for a CM event (the CM's ESTABLISHED,
+ * smbdx_conn_wait_cm_est()), so no CM event handler may take res_mutex.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

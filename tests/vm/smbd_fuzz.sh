@@ -87,7 +87,7 @@ fuzz() {
 	conns=$((conns + $(field connections)))
 }
 
-stat() { # stat NAME: smbdirect's global counter NAME
+counter() { # counter NAME: smbdirect's global counter NAME
 	sed -n "s/^$1 //p" "$S" | head -n 1
 }
 
@@ -103,8 +103,8 @@ mutated=0
 conns=0
 modprobe smbd_fuzz || fail "modprobe smbd_fuzz"
 waits0=$(cm_waits)
-est0=$(stat cm_established_by_data)
-estto0=$(stat cm_established_wait_timeouts)
+est0=$(counter cm_established_by_data)
+estto0=$(counter cm_established_wait_timeouts)
 t_start=$(cut -d. -f1 /proc/uptime)
 dense=
 [ "$FUZZ_DENSE" = 1 ] && dense=dense=1
@@ -122,8 +122,8 @@ wait_for 150 freed || fail "connections not freed: $(grep connections "$S")"
 rmmod smbd_fuzz || fail "rmmod smbd_fuzz"
 # Negotiate requests that beat the peer's RTU: the CM was told, and every
 # disconnect after it waited for the CM's ESTABLISHED (connection.c).
-say "rdma_notify(COMM_EST) $(( $(stat cm_established_by_data) - est0 )) times, $(( $(stat cm_established_wait_timeouts) - estto0 )) waits for ESTABLISHED timed out"
-[ "$(stat cm_established_wait_timeouts)" = "$estto0" ] ||
+say "rdma_notify(COMM_EST) $(( $(counter cm_established_by_data) - est0 )) times, $(( $(counter cm_established_wait_timeouts) - estto0 )) waits for ESTABLISHED timed out"
+[ "$(counter cm_established_wait_timeouts)" = "$estto0" ] ||
 	fail "a disconnect did not see the CM's ESTABLISHED after rdma_notify()"
 [ "$(cm_waits)" = "$waits0" ] ||
 	fail "the IB CM held a destroyed cm_id: $(dmesg | grep cm_destroy_id_wait_timeout | tail -n 3)"
