@@ -86,7 +86,6 @@ EXPORT_SYMBOL_IF_KUNIT(smbdx_state_str);
 static void smbdx_conn_release_work(struct work_struct *w);
 static void smbdx_conn_disc_work(struct work_struct *w);
 static void smbdx_conn_teardown_work(struct work_struct *w);
-static void smbdx_conn_est_work(struct work_struct *w);
 
 /**
  * smbdx_conn_alloc() - a new connection object
@@ -133,7 +132,6 @@ struct smbdx_conn *smbdx_conn_alloc(enum smbdx_role role,
 	INIT_DELAYED_WORK(&conn->idle_work, smbdx_idle_work);
 	INIT_WORK(&conn->upcall_work, smbdx_conn_upcall_work);
 	INIT_WORK(&conn->disc_work, smbdx_conn_disc_work);
-	INIT_WORK(&conn->est_work, smbdx_conn_est_work);
 	INIT_WORK(&conn->pump_work, smbdx_pump_work);
 	INIT_WORK(&conn->teardown_work, smbdx_conn_teardown_work);
 	INIT_WORK(&conn->release_work, smbdx_conn_release_work);
@@ -489,8 +487,8 @@ int smbdx_conn_wc_errno(struct smbdx_conn *conn)
 
 /*
  * Tell the CM, once, that a passive connection carries data (see
- * smbdx_conn_comm_est()), before anything disconnects it: a disconnect
- * in REP_SENT would reach the peer as a reject.
+ * smbdx_conn_comm_est()), as we disconnect it: a disconnect in REP_SENT
+ * would reach the peer as a reject.
  *
  * Context: process, under res_mutex.
  */
@@ -536,36 +534,24 @@ static void smbdx_conn_wait_cm_est(struct smbdx_conn *conn)
 		smbdx_stat_inc(conn, SMBDX_STAT_CM_EST_WAIT_TIMEOUTS);
 }
 
-static void smbdx_conn_est_work(struct work_struct *w)
-{
-	struct smbdx_conn *conn = container_of(w, struct smbdx_conn, est_work);
-
-	mutex_lock(&conn->res_mutex);
-	smbdx_conn_notify_est(conn);
-	mutex_unlock(&conn->res_mutex);
-	smbdx_conn_put(conn);
-}
-
 /**
- * smbdx_conn_comm_est() - data arrived: tell the CM the connection is up
+ * smbdx_conn_comm_est() - data arrived: the peer is connected
  * @conn: passive connection
  *
  * On IB and RoCE the accepting side's CM reports ESTABLISHED when the
  * peer's RTU arrives. The peer may send as soon as it has sent the RTU, so
- * our first receive can complete before the RTU is processed, or the RTU
- * may be lost. Until then the cm_id stays in REP_SENT: the CM resends the
- * REP and, when its retries run out, rejects a connection that carries
- * data; and a disconnect of ours in that state reaches the peer as a
- * reject (destroying the cm_id sends REJ, as no DREQ can be sent). The
- * first receive, or the QP's communication-established event on devices
- * that raise it, is proof that the peer is connected, so the CM is told
- * (rdma_notify(), once per connection). Nothing to do on iWARP.
- *
- * The notification itself runs from est_work: the CM takes its cm_id lock
- * there with interrupts disabled but nests locks that are not irq-safe
- * inside it, so calling it from the completion handler (softirq) is a
- * lock inversion lockdep reports. The disconnect paths send it first if
- * the work has not run yet.
+ * our first receive can complete while the cm_id is still in REP_SENT,
+ * where a disconnect of ours would reach the peer as a reject (destroying
+ * the cm_id sends REJ, as no DREQ can be sent). The first receive, or the
+ * QP's communication-established event on devices that raise it, proves
+ * that the peer is connected; this records it, and a disconnect of ours
+ * tells the CM first (rdma_notify(), smbdx_conn_notify_est()). The CM is
+ * not told any earlier: a peer's DREQ handled between rdma_notify() and
+ * the CM's own establish work leaves the REP retransmitting for a minute
+ * (smbdx_conn_wait_cm_est()), while a DREQ that finds the cm_id still in
+ * REP_SENT cancels the REP. A lost RTU needs nothing from us either: the
+ * CM resends the REP, and the peer's CM answers it with another RTU.
+ * Nothing to do on iWARP.
  *
  * Context: any (softirq completion handler, QP event handler).
  */
@@ -573,9 +559,9 @@ void smbdx_conn_comm_est(struct smbdx_conn *conn)
 {
 	if (conn->role != SMBDX_ROLE_PASSIVE || !conn->limits.est_by_data ||
 	    test_bit(SMBDX_CMF_ESTABLISHED, &conn->cm_flags) ||
-	    test_and_set_bit(SMBDX_CMF_COMM_EST, &conn->cm_flags))
+	    test_bit(SMBDX_CMF_COMM_EST, &conn->cm_flags))
 		return;
-	smbdx_conn_queue_work(conn, &conn->est_work);
+	set_bit(SMBDX_CMF_COMM_EST, &conn->cm_flags);
 }
 
 /*

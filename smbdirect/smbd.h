@@ -153,7 +153,7 @@ enum {
 	SMBDX_CMF_ESTABLISHED,
 	SMBDX_CMF_DISCONNECTED,
 	SMBDX_CMF_REMOVED,	/* device removal has claimed it */
-	SMBDX_CMF_COMM_EST,	/* passive: the CM was told data arrived */
+	SMBDX_CMF_COMM_EST,	/* passive: data arrived before ESTABLISHED */
 };
 
 /* What happened to an MR (tracepoint smbdx_mr) */
@@ -389,7 +389,6 @@ struct smbdx_conn {
 	struct delayed_work idle_work;
 	struct work_struct upcall_work;
 	struct work_struct disc_work;
-	struct work_struct est_work;
 	struct work_struct pump_work;
 	struct work_struct teardown_work;
 	struct work_struct release_work;
