@@ -37,7 +37,7 @@
  * idempotent: the owner's smbdx_destroy(), device removal (ib_client or
  * CM event) and the listener may all call it, in any order. A disconnect
  * may sleep under res_mutex waiting for a CM event (the CM's ESTABLISHED,
- * smbdx_conn_wait_cm_est()), so no CM event handler may take res_mutex.
+ * smbdx_conn_notify_est()), so no CM event handler may take res_mutex.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -486,47 +486,33 @@ int smbdx_conn_wc_errno(struct smbdx_conn *conn)
 }
 
 /*
- * Tell the CM, once, that a passive connection carries data (see
- * smbdx_conn_comm_est()), as we disconnect it: a disconnect in REP_SENT
- * would reach the peer as a reject.
+ * Before a disconnect of ours, tell the CM that a passive connection
+ * carries data (smbdx_conn_comm_est()) if its RTU has not been processed:
+ * a disconnect in REP_SENT would reach the peer as a reject.
  *
- * Context: process, under res_mutex.
- */
-static void smbdx_conn_notify_est(struct smbdx_conn *conn)
-{
-	lockdep_assert_held(&conn->res_mutex);
-	if (conn->released || !conn->id || conn->disconnect_sent ||
-	    conn->est_notified ||
-	    !test_bit(SMBDX_CMF_COMM_EST, &conn->cm_flags) ||
-	    test_bit(SMBDX_CMF_ESTABLISHED, &conn->cm_flags))
-		return;
-	conn->est_notified = true;
-	/* -EISCONN and the like: the RTU won the race after all. */
-	if (!rdma_notify(conn->id, IB_EVENT_COMM_EST)) {
-		conn->est_pending = true;
-		smbdx_stat_inc(conn, SMBDX_STAT_CM_COMM_EST);
-	}
-}
-
-/*
  * The IB CM acts on rdma_notify(COMM_EST) in two steps: the cm_id enters
  * ESTABLISHED at once, but the REP it still retransmits is cancelled only
  * later, from the CM's work queue, which then reports ESTABLISHED. A DREQ
  * sent in between takes the REP's place as the cm_id's pending message, so
  * the CM never cancels the REP: it is resent to the peer for about a minute
  * (15 retries on rxe) and holds a reference that makes rdma_destroy_id()
- * wait as long ("cm_destroy_id_wait_timeout"). So a disconnect waits for
+ * wait as long ("cm_destroy_id_wait_timeout"). So the disconnect waits for
  * that ESTABLISHED event first, bounded: a peer's DREQ also ends the wait,
  * and a lost event costs SMBDX_EST_WAIT_MS, counted.
  *
- * Context: process, under res_mutex (the CM handler never takes it).
+ * Context: process, under res_mutex (the CM handler never takes it); once
+ * per connection, from smbdx_conn_disconnect_qp().
  */
-static void smbdx_conn_wait_cm_est(struct smbdx_conn *conn)
+static void smbdx_conn_notify_est(struct smbdx_conn *conn)
 {
 	lockdep_assert_held(&conn->res_mutex);
-	if (!conn->est_pending)
+	if (!test_bit(SMBDX_CMF_COMM_EST, &conn->cm_flags) ||
+	    test_bit(SMBDX_CMF_ESTABLISHED, &conn->cm_flags))
 		return;
-	conn->est_pending = false;
+	/* -EISCONN and the like: the RTU won the race after all. */
+	if (rdma_notify(conn->id, IB_EVENT_COMM_EST))
+		return;
+	smbdx_stat_inc(conn, SMBDX_STAT_CM_COMM_EST);
 	if (!wait_event_timeout(conn->wq,
 				test_bit(SMBDX_CMF_ESTABLISHED, &conn->cm_flags) ||
 				test_bit(SMBDX_CMF_DISCONNECTED, &conn->cm_flags),
@@ -548,7 +534,7 @@ static void smbdx_conn_wait_cm_est(struct smbdx_conn *conn)
  * tells the CM first (rdma_notify(), smbdx_conn_notify_est()). The CM is
  * not told any earlier: a peer's DREQ handled between rdma_notify() and
  * the CM's own establish work leaves the REP retransmitting for a minute
- * (smbdx_conn_wait_cm_est()), while a DREQ that finds the cm_id still in
+ * (smbdx_conn_notify_est()), while a DREQ that finds the cm_id still in
  * REP_SENT cancels the REP. A lost RTU needs nothing from us either: the
  * CM resends the REP, and the peer's CM answers it with another RTU.
  * Nothing to do on iWARP.
@@ -578,7 +564,6 @@ static void smbdx_conn_disconnect_qp(struct smbdx_conn *conn)
 	    conn->disconnect_sent)
 		return;
 	smbdx_conn_notify_est(conn);
-	smbdx_conn_wait_cm_est(conn);
 	if (conn->limits.err_before_disconnect)
 		ib_modify_qp(conn->id->qp, &attr, IB_QP_STATE);
 	rdma_disconnect(conn->id);

@@ -364,8 +364,6 @@ struct smbdx_conn {
 	struct mutex res_mutex;
 	bool released;
 	bool disconnect_sent;
-	bool est_notified;	/* rdma_notify(COMM_EST) was called */
-	bool est_pending;	/* ...and accepted: its ESTABLISHED is due */
 	struct rdma_cm_id *id;
 	struct ib_device *ibdev;
 	struct smbdx_dev_limits limits;

@@ -120,8 +120,8 @@ fi
 # for a minute.
 wait_for 150 freed || fail "connections not freed: $(grep connections "$S")"
 rmmod smbd_fuzz || fail "rmmod smbd_fuzz"
-# Negotiate requests that beat the peer's RTU: the CM was told, and every
-# disconnect after it waited for the CM's ESTABLISHED (connection.c).
+# Disconnects of ours before the peer's RTU was processed: the CM was told
+# first, and each waited for the CM's ESTABLISHED (connection.c).
 say "rdma_notify(COMM_EST) $(( $(counter cm_established_by_data) - est0 )) times, $(( $(counter cm_established_wait_timeouts) - estto0 )) waits for ESTABLISHED timed out"
 [ "$(counter cm_established_wait_timeouts)" = "$estto0" ] ||
 	fail "a disconnect did not see the CM's ESTABLISHED after rdma_notify()"
