@@ -22,12 +22,14 @@
  *   ping ADDR [PORT] count=N size=N [warmup=N] [callback=0|1] [verify=0|1]
  *        [OPTION=VALUE...]
  *   stream ADDR [PORT] count=N size=N [warmup=N] [OPTION=VALUE...]
+ *   rawc open NAME ADDR PORT | rawc stall NAME [requests=N] [interval_ms=N]
+ *        [hold_ms=N] | rawc half NAME [size=N] | rawc close NAME|all
  *
  * This file holds the module's init and exit, the three debugfs files, the
  * command parser (a command line, then the address, port and OPTION=VALUE
  * arguments every command shares) and the result text. The commands are in
- * service.c (listen, unlisten, open, send, close, run), smb2.c (negotiate)
- * and bench.c (ping, stream).
+ * service.c (listen, unlisten, open, send, close, run), smb2.c (negotiate),
+ * bench.c (ping, stream) and rawc.c (rawc).
  *
  * Locking: svc_mutex serialises commands (one write() of the control file
  * runs one command from start to end, sleeping as long as it takes), the
@@ -138,6 +140,8 @@ int svc_parse_opt(char *tok, struct svc_args *a)
 		a->cfg.negotiate_timeout_ms = v;
 	else if (!strcmp(tok, "recv_queue_max"))
 		a->cfg.recv_queue_max = v;
+	else if (!strcmp(tok, "io_timeout_ms"))
+		a->cfg.io_timeout_ms = v;
 	else
 		return -EINVAL;
 	return 0;
@@ -217,6 +221,8 @@ static int svc_command(char *line)
 		return svc_run(argc - 1, argv + 1);
 	if (!strcmp(argv[0], "negotiate"))
 		return svc_negotiate(argc - 1, argv + 1);
+	if (!strcmp(argv[0], "rawc"))
+		return svc_rawc_command(argc - 1, argv + 1);
 	return -EINVAL;
 }
 
@@ -283,6 +289,7 @@ static int svc_status_show(struct seq_file *m, void *unused)
 		spin_unlock_bh(&svc_lock);
 	}
 	svc_raw_show(m);
+	svc_rawc_show(m);
 	list_for_each_entry(cl, &svc_clients, list)
 		seq_printf(m, "client %s conn=%u peer=%pISpc sent=%lld received=%lld verified=%lld mismatched=%lld error=%d\n",
 			   cl->name, smbdx_conn_id(cl->conn), &cl->addr,
@@ -322,6 +329,7 @@ static void __exit svc_exit(void)
 	else
 		svc_stop_all();
 	svc_raw_stop_all();
+	svc_rawc_stop_all();
 	kfree(svc_result);
 }
 

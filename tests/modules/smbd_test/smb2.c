@@ -291,6 +291,19 @@ static u32 svc_negotiate_build(u8 *buf, u32 ndialects, bool smb311)
 	return len + sizeof(*pa);
 }
 
+/**
+ * svc_smb2_negotiate_build() - an SMB2 NEGOTIATE request of every dialect
+ * @buf: room for 256 bytes
+ *
+ * For the raw clients (rawc.c), whose server must have a response to send.
+ *
+ * Return: its length.
+ */
+u32 svc_smb2_negotiate_build(u8 *buf)
+{
+	return svc_negotiate_build(buf, ARRAY_SIZE(svc_dialects), true);
+}
+
 /* Check the negotiate contexts of a 3.1.1 response. */
 static int svc_negotiate_contexts(const u8 *buf, u32 len,
 				  const struct svc_smb2_neg_rsp *rsp)

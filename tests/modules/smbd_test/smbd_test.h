@@ -9,6 +9,8 @@
  *   bench.c    ping and stream (the benchmark's commands)
  *   raw.c      raw listeners: bare RDMA CM, a silent or broken SMB Direct
  *              server for the client's tests
+ *   rawc.c     raw clients: bare RDMA CM, a hostile SMB Direct client for
+ *              the server's tests
  *
  * Locking (the whole module): svc_mutex serialises commands, the status
  * file and the reaper; commands may sleep for as long as a run takes.
@@ -139,6 +141,7 @@ void svc_interop_recv(struct smbdx_test_sconn *sc, struct smbdx_msg *msg);
 void svc_interop_show(struct seq_file *m, struct svc_interop_seen *seen);
 bool svc_interop_opt(const char *key, u32 v, struct svc_interop_args *ia);
 int svc_negotiate(int argc, char **argv);
+u32 svc_smb2_negotiate_build(u8 *buf);
 
 /* bench.c */
 int svc_bench_command(int argc, char **argv);
@@ -148,5 +151,10 @@ int svc_raw_listen(int argc, char **argv);
 int svc_raw_unlisten(const struct sockaddr_storage *ss, u16 port);
 void svc_raw_show(struct seq_file *m);
 void svc_raw_stop_all(void);
+
+/* rawc.c */
+int svc_rawc_command(int argc, char **argv);
+void svc_rawc_show(struct seq_file *m);
+void svc_rawc_stop_all(void);
 
 #endif /* SMBD_TEST_H */
