@@ -773,7 +773,8 @@ static void smbdx_receiver_flow_control(struct kunit *test)
 	snd = tl_sender_start(test, p.cli, 200, 2000, 77);
 	msleep(1500);
 	held = smbdx_test_held_bytes(p.srvc);
-	bound = scfg.recv_queue_max + (u64)8 * SMBDX_DEF_MAX_RECV_SIZE;
+	/* held_bytes counts memory: each message of up to 2000 bytes a page. */
+	bound = scfg.recv_queue_max + (u64)8 * (PAGE_SIZE + 256);
 	KUNIT_EXPECT_LE(test, held, bound);
 	KUNIT_EXPECT_GT(test, held, (u64)scfg.recv_queue_max);
 	KUNIT_EXPECT_LT(test, atomic_read(&snd->sent), 200);
@@ -782,6 +783,160 @@ static void smbdx_receiver_flow_control(struct kunit *test)
 	tl_sender_wait(test, snd);
 	KUNIT_EXPECT_EQ(test, smbdx_test_held_bytes(p.srvc), 0ULL);
 	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.cli), 0);
+}
+
+/*
+ * Memory, not payload, is what a receiver that does not read holds: a
+ * stream of one-byte messages (a page each) is gated at recv_queue_max
+ * bytes of memory like a stream of large ones, where counting payload
+ * bytes let 16384 of them (64 MiB of pages) in before the gate.
+ */
+static void smbdx_receiver_tiny_messages(struct kunit *test)
+{
+	struct smbdx_conn_config scfg;
+	struct tl_sender *snd;
+	struct tl_pair p;
+	u64 msgs, held, bound;
+
+	smbdx_conn_config_init(&scfg);
+	scfg.proto.recv_credit_max = 8;
+	scfg.recv_queue_max = 16384;
+	tl_pair_up(test, &p, NULL, &scfg);
+	snd = tl_sender_start(test, p.cli, 2000, 1, 55);
+	msleep(1500);
+	msgs = smbdx_test_stat(p.srvc, SMBDX_STAT_RX_MSGS);
+	held = smbdx_test_held_bytes(p.srvc);
+	/* The gate, then what the 8 credits the sender holds can bring. */
+	bound = scfg.recv_queue_max + (u64)8 * (PAGE_SIZE + 256);
+	KUNIT_EXPECT_LE_MSG(test, msgs * PAGE_SIZE, bound,
+			    "%llu one-byte messages held, a page each", msgs);
+	KUNIT_EXPECT_GE(test, held, msgs * PAGE_SIZE);
+	KUNIT_EXPECT_LE(test, held, bound);
+	KUNIT_EXPECT_GT(test, smbdx_test_stat(p.srvc, SMBDX_STAT_RECV_GATED), 0ULL);
+	tl_expect_stream(test, p.srvc, 2000, 1, 55);
+	tl_sender_wait(test, snd);
+	KUNIT_EXPECT_EQ(test, smbdx_test_held_bytes(p.srvc), 0ULL);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.cli), 0);
+}
+
+/*
+ * A first fragment that announces a 1 MiB message holds what it brought
+ * (a page, and the message's page vector), not 1 MiB: its pages come with
+ * the fragments that fill them. The peer never sends the rest; the
+ * listener serves others meanwhile, and everything goes with the peer.
+ */
+static void smbdx_half_finished_message(struct kunit *test)
+{
+	const struct tl_dev *d = test->param_value;
+	struct smbdx_data_transfer dt = {};
+	struct smbdx_negotiate_req req;
+	struct smbdx_negotiate_resp *resp;
+	struct smbdx_conn_config cfg;
+	struct smbdx_conn *srvc, *cli, *other;
+	struct smbdx_msg *got;
+	struct tl_server *srv;
+	struct sockaddr_in sin;
+	struct tl_raw *raw;
+	u32 total = 1048576, first;
+	u64 held;
+	u8 *msg;
+	int i;
+
+	tl_addr(test, d, &sin);
+	smbdx_conn_config_init(&cfg);
+	cfg.proto.max_fragmented_recv_size = total;
+	srv = tl_listen(test, &sin, &cfg, &tl_pull_ops);
+	sin.sin_port = htons(smbdx_listener_port(srv->lis));
+	raw = tl_raw_connect(test, &sin);
+	tl_raw_negotiate_req(&req, SMBDX_VERSION_1_0, SMBDX_VERSION_1_0);
+	tl_raw_send(test, raw, &req, sizeof(req));
+	KUNIT_ASSERT_EQ(test, tl_raw_recv(test, raw), (u32)SMBDX_NEGOTIATE_RESP_LEN);
+	resp = raw->buf;
+	KUNIT_ASSERT_EQ(test, le32_to_cpu(resp->status), 0U);
+	KUNIT_ASSERT_GT(test, le16_to_cpu(resp->credits_granted), 0);
+	KUNIT_ASSERT_GE(test, le32_to_cpu(resp->max_fragmented_size), total);
+	srvc = tl_accepted(test, srv, 0);
+
+	first = le32_to_cpu(resp->max_receive_size) - SMBDX_DATA_PAYLOAD_OFFSET;
+	msg = kunit_kzalloc(test, SMBDX_DATA_PAYLOAD_OFFSET + first, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, msg);
+	dt.credits_requested = cpu_to_le16(1);
+	dt.remaining_data_length = cpu_to_le32(total - first);
+	dt.data_offset = cpu_to_le32(SMBDX_DATA_PAYLOAD_OFFSET);
+	dt.data_length = cpu_to_le32(first);
+	memcpy(msg, &dt, sizeof(dt));
+	tl_raw_send(test, raw, msg, SMBDX_DATA_PAYLOAD_OFFSET + first);
+	held = 0;
+	for (i = 0; i < timeout_ms / 20 && !held; i++) {
+		held = smbdx_test_held_bytes(srvc);
+		if (!held)
+			msleep(20);
+	}
+	KUNIT_EXPECT_GT(test, held, 0ULL);
+	KUNIT_EXPECT_LE_MSG(test, held, (u64)4 * PAGE_SIZE,
+			    "a 1 MiB message of which %u bytes came holds %llu bytes",
+			    first, held);
+
+	/* Others are served meanwhile. */
+	cli = tl_connect(test, &sin, NULL, NULL, NULL);
+	other = tl_accepted(test, srv, 1);
+	tl_send_pattern(test, cli, msg, 100, 9);
+	tl_expect_pull(test, other, msg, 100, 9);
+
+	/* The peer goes: the half message goes with its connection. */
+	kunit_release_action(test, tl_raw_release, raw);
+	KUNIT_EXPECT_EQ(test, smbdx_recv_msg(srvc, msecs_to_jiffies(timeout_ms),
+					     &got), -ECONNRESET);
+}
+
+/*
+ * A peer that keeps the connection up but grants no send credit cannot
+ * hold a sender: after io_timeout the send fails (-ETIMEDOUT) and the
+ * connection ends (send_timeout). Linux 6.12's own cifs and ksmbd wait for
+ * send credits with no bound at all.
+ */
+static void smbdx_send_timeout(struct kunit *test)
+{
+	const struct tl_dev *d = test->param_value;
+	struct smbdx_negotiate_req req;
+	struct smbdx_negotiate_resp *resp;
+	struct smbdx_conn_config cfg;
+	struct tl_server *srv;
+	struct sockaddr_in sin;
+	struct smbdx_conn *srvc;
+	struct tl_sender *snd;
+	struct tl_raw *raw;
+	unsigned long start;
+	u64 before;
+	long left;
+
+	tl_addr(test, d, &sin);
+	smbdx_conn_config_init(&cfg);
+	cfg.io_timeout_ms = 1000;
+	srv = tl_listen(test, &sin, &cfg, &tl_pull_ops);
+	sin.sin_port = htons(smbdx_listener_port(srv->lis));
+	before = smbdx_test_global_error_count(SMBDX_CAUSE_SEND_TIMEOUT);
+	raw = tl_raw_connect(test, &sin);
+	tl_raw_negotiate_req(&req, SMBDX_VERSION_1_0, SMBDX_VERSION_1_0);
+	tl_raw_send(test, raw, &req, sizeof(req));
+	KUNIT_ASSERT_EQ(test, tl_raw_recv(test, raw), (u32)SMBDX_NEGOTIATE_RESP_LEN);
+	resp = raw->buf;
+	KUNIT_ASSERT_EQ(test, le32_to_cpu(resp->status), 0U);
+	srvc = tl_accepted(test, srv, 0);
+
+	/* The raw peer never grants a credit: the server's message waits. */
+	start = jiffies;
+	snd = tl_sender_start(test, srvc, 1, 100, 3);
+	left = wait_for_completion_timeout(&snd->done, msecs_to_jiffies(timeout_ms));
+	KUNIT_ASSERT_GT_MSG(test, left, 0, "the send still waits after %u ms",
+			    timeout_ms);
+	KUNIT_EXPECT_EQ(test, snd->rc, -ETIMEDOUT);
+	KUNIT_EXPECT_GE(test, jiffies_to_msecs(jiffies - start), 900U);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(srvc), -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, smbdx_test_cause(srvc), SMBDX_CAUSE_SEND_TIMEOUT);
+	KUNIT_EXPECT_EQ(test, smbdx_test_global_error_count(SMBDX_CAUSE_SEND_TIMEOUT),
+			before + 1);
+	tl_raw_expect_disconnect(test, raw);
 }
 
 /* 3.1.6.2 with short timers: keepalives are answered, nobody drops. */
@@ -1196,6 +1351,9 @@ static struct kunit_case smbdx_transport_live_cases[] = {
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_PARAM_ATTR(smbdx_receiver_flow_control, tl_dev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_PARAM(smbdx_receiver_tiny_messages, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbdx_half_finished_message, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbdx_send_timeout, tl_dev_gen_params),
 	KUNIT_CASE_PARAM_ATTR(smbdx_keepalive_exchange, tl_dev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_PARAM_ATTR(smbdx_keepalive_timeout, tl_dev_gen_params,

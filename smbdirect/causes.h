@@ -42,3 +42,7 @@ SMBDX_CAUSE(MR_ERROR, "mr_completion_error",
 	    "a memory registration or invalidation failed")
 SMBDX_CAUSE(RW_ERROR, "rdma_rw_completion_error",
 	    "an RDMA read or write failed (bad descriptor?)")
+SMBDX_CAUSE(SEND_TIMEOUT, "send_timeout",
+	    "a message waited io_timeout to be sent (no send credit from the peer)")
+SMBDX_CAUSE(WR_TIMEOUT, "wr_timeout",
+	    "an RDMA read/write or registration did not complete within io_timeout")

@@ -117,6 +117,7 @@ struct smbdx_conn *smbdx_conn_alloc(enum smbdx_role role,
 	conn->keepalive_j = max(msecs_to_jiffies(cfg->keepalive_ms), 1UL);
 	conn->keepalive_wait_j = max(msecs_to_jiffies(cfg->keepalive_wait_ms), 1UL);
 	conn->neg_timeout_j = max(msecs_to_jiffies(cfg->negotiate_timeout_ms), 1UL);
+	conn->io_timeout_j = max(msecs_to_jiffies(cfg->io_timeout_ms), 1UL);
 
 	spin_lock_init(&conn->lock);
 	init_waitqueue_head(&conn->wq);
@@ -389,6 +390,31 @@ void smbdx_conn_wait_end(struct smbdx_conn *conn)
 		wake_up_all(&conn->wq);
 	spin_unlock_bh(&conn->lock);
 	smbdx_conn_put(conn);
+}
+
+/**
+ * smbdx_conn_wait_wr() - wait for work requests of an API call, bounded
+ * @conn: connection
+ * @done: completed once the last of the call's work requests completed
+ *
+ * A peer can keep the connection alive and still keep a posted work
+ * request from ever completing (an RDMA Read it never answers, an iWARP
+ * peer whose TCP window stays shut, which also holds up every work
+ * request queued behind on the send queue). After the connection's
+ * io_timeout this ends the connection (cause wr_timeout, -ETIMEDOUT):
+ * the QP goes to the error state (disc_work), everything still posted is
+ * flushed, and the flushed completions end the second, unbounded wait.
+ * Their buffers must not be touched before that, so the caller may not
+ * return earlier.
+ *
+ * Context: process.
+ */
+void smbdx_conn_wait_wr(struct smbdx_conn *conn, struct completion *done)
+{
+	if (wait_for_completion_timeout(done, conn->io_timeout_j))
+		return;
+	smbdx_conn_fail(conn, -ETIMEDOUT, SMBDX_CAUSE_WR_TIMEOUT);
+	wait_for_completion(done);
 }
 
 static bool smbdx_conn_no_waiters(struct smbdx_conn *conn)

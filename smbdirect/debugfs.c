@@ -160,6 +160,7 @@ static void smbdx_conn_params_print(struct seq_file *m, struct smbdx_conn *conn)
 	seq_printf(m, "keepalive_ms %u\n", conn->cfg.keepalive_ms);
 	seq_printf(m, "keepalive_wait_ms %u\n", conn->cfg.keepalive_wait_ms);
 	seq_printf(m, "negotiate_timeout_ms %u\n", conn->cfg.negotiate_timeout_ms);
+	seq_printf(m, "io_timeout_ms %u\n", conn->cfg.io_timeout_ms);
 	seq_printf(m, "recv_credit_max %u\n", p.recv_credit_max);
 	seq_printf(m, "send_credit_target %u\n", p.send_credit_target);
 	seq_printf(m, "initial_send_credits %u\n", p.send_credits);

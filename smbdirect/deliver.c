@@ -11,9 +11,12 @@
  * here (smbdx_msg_alloc(), smbdx_msg_fill()) and queues it whole with
  * smbdx_msg_ready(). In pull mode smbdx_recv_msg() takes it from the ready
  * queue; in callback mode the connection's upcall work hands it to the
- * recv callback. A message handed out holds a reference on its connection
- * and counts in held_bytes until smbdx_msg_free(), which reposts receives
- * and runs the send loop (so the credits the peer waits for go out).
+ * recv callback. A message counts in held_bytes with the memory it holds
+ * (its structure and its pages, msg->cost) from its first fragment until
+ * smbdx_msg_free(), which reposts receives and runs the send loop (so the
+ * credits the peer waits for go out); a message handed out also holds a
+ * reference on its connection. A message's pages are allocated as its
+ * fragments arrive.
  *
  * Callbacks run from one work item per connection (upcall_work, never
  * running twice at once), so they are called in process context, one at a
@@ -56,58 +59,75 @@ static void smbdx_msg_release(struct smbdx_msg *msg)
  *	DataLength + RemainingDataLength, checked by the engine)
  * @gfp: allocation flags (GFP_ATOMIC from the completion handler)
  *
- * Return: the message, its pages not yet filled, or NULL.
+ * Only the structure, with room for the page vector, is allocated here:
+ * the pages come with the fragments that fill them (smbdx_msg_fill()), so
+ * a first fragment that announces a large message and a peer that never
+ * sends the rest hold one page, not the whole announced length.
+ *
+ * Return: the message, without pages, or NULL.
  */
 struct smbdx_msg *smbdx_msg_alloc(u32 len, gfp_t gfp)
 {
 	u32 nvec = DIV_ROUND_UP(len, PAGE_SIZE);
 	struct smbdx_msg *msg;
-	struct page *page;
-	u32 i;
+	size_t size = struct_size(msg, bv, nvec);
 
-	msg = smbdx_fault(SMBDX_FAULT_MSG_ALLOC) ? NULL :
-	      kmalloc(struct_size(msg, bv, nvec), gfp);
+	msg = smbdx_fault(SMBDX_FAULT_MSG_ALLOC) ? NULL : kmalloc(size, gfp);
 	if (!msg)
 		return NULL;
 	INIT_LIST_HEAD(&msg->list);
 	msg->conn = NULL;
 	msg->len = len;
 	msg->nvec = 0;
+	msg->cost = kmalloc_size_roundup(size);
 	msg->inv = false;
 	msg->inv_token = 0;
-	for (i = 0; i < nvec; i++) {
-		page = alloc_page(gfp);
-		if (!page) {
-			smbdx_msg_release(msg);
-			return NULL;
-		}
-		bvec_set_page(&msg->bv[i], page,
-			      min_t(u32, PAGE_SIZE, len - i * PAGE_SIZE), 0);
-		msg->nvec++;
-	}
 	return msg;
 }
 
 /**
  * smbdx_msg_fill() - copy a fragment's payload into a message
- * @msg: the message being reassembled
+ * @msg: the message being reassembled; fragments arrive in order, so the
+ *	payload starts in its last page or just after it
  * @off: where the fragment goes (checked against the message's length)
  * @src: the payload in the receive buffer
  * @len: its length
+ * @gfp: allocation flags for the pages it needs
+ *
+ * Adds the pages the fragment reaches to the message (and their size to
+ * its @cost).
+ *
+ * Return: 0, or -ENOMEM (the message keeps the pages it has).
  */
-void smbdx_msg_fill(struct smbdx_msg *msg, u32 off, const u8 *src, u32 len)
+int smbdx_msg_fill(struct smbdx_msg *msg, u32 off, const u8 *src, u32 len,
+		   gfp_t gfp)
 {
+	struct page *page;
 	u32 i, po, n;
 
 	while (len) {
 		i = off / PAGE_SIZE;
 		po = off % PAGE_SIZE;
 		n = min_t(u32, len, PAGE_SIZE - po);
+		if (WARN_ON_ONCE(i > msg->nvec))
+			return -EINVAL;
+		if (i == msg->nvec) {
+			page = smbdx_fault(SMBDX_FAULT_MSG_ALLOC) ? NULL :
+			       alloc_page(gfp);
+			if (!page)
+				return -ENOMEM;
+			bvec_set_page(&msg->bv[i], page,
+				      min_t(u32, PAGE_SIZE,
+					    msg->len - i * PAGE_SIZE), 0);
+			msg->nvec++;
+			msg->cost += PAGE_SIZE;
+		}
 		memcpy_to_page(msg->bv[i].bv_page, po, src, n);
 		off += n;
 		src += n;
 		len -= n;
 	}
+	return 0;
 }
 
 /**
@@ -318,13 +338,13 @@ EXPORT_SYMBOL_NS_GPL(smbdx_msg_invalidated, SMBDX_NS);
 void smbdx_msg_free(struct smbdx_msg *msg)
 {
 	struct smbdx_conn *conn = msg->conn;
-	u32 len = msg->len;
+	u32 cost = msg->cost;
 
 	smbdx_msg_release(msg);
 	if (!conn)
 		return;
 	spin_lock_bh(&conn->lock);
-	conn->held_bytes -= len;
+	conn->held_bytes -= cost;
 	smbdx_post_recvs(conn);
 	__smbdx_send_pump(conn, NULL);
 	spin_unlock_bh(&conn->lock);

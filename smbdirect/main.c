@@ -91,6 +91,11 @@ module_param(negotiate_timeout_passive, uint, 0644);
 MODULE_PARM_DESC(negotiate_timeout_passive,
 		 "passive-side Negotiation Timer in seconds (default 5)");
 
+static unsigned int io_timeout = 15;
+module_param(io_timeout, uint, 0644);
+MODULE_PARM_DESC(io_timeout,
+		 "seconds a send may wait for credits, or an RDMA read/write or registration for its completion, before the connection ends (default 15)");
+
 static unsigned int recv_queue_max = 4 * 1024 * 1024;
 module_param(recv_queue_max, uint, 0644);
 MODULE_PARM_DESC(recv_queue_max,
@@ -152,6 +157,7 @@ void smbdx_conn_config_init(struct smbdx_conn_config *cfg)
 	cfg->proto.keepalive_interval = keepalive_interval;
 	cfg->keepalive_ms = keepalive_interval * MSEC_PER_SEC;
 	cfg->keepalive_wait_ms = keepalive_wait * MSEC_PER_SEC;
+	cfg->io_timeout_ms = max(io_timeout, 1U) * MSEC_PER_SEC;
 	cfg->recv_queue_max = recv_queue_max;
 }
 EXPORT_SYMBOL_NS_GPL(smbdx_conn_config_init, SMBDX_NS);
@@ -198,6 +204,8 @@ void smbdx_conn_config_resolve(struct smbdx_conn_config *cfg, bool passive)
 	if (!cfg->negotiate_timeout_ms)
 		cfg->negotiate_timeout_ms = (passive ? negotiate_timeout_passive :
 					     negotiate_timeout_active) * MSEC_PER_SEC;
+	if (!cfg->io_timeout_ms)
+		cfg->io_timeout_ms = def.io_timeout_ms;
 	if (!cfg->recv_queue_max)
 		cfg->recv_queue_max = def.recv_queue_max;
 	p->keepalive_interval = DIV_ROUND_UP(cfg->keepalive_ms, MSEC_PER_SEC);

@@ -46,6 +46,9 @@
  *
  * Transport recovery: a failed completion terminates the connection (the
  * QP is in error anyway, so nothing stays remotely accessible). A chain
+ * that does not complete within the connection's io_timeout (stuck on the
+ * send queue behind Sends a peer never takes) terminates it too, and the
+ * wait goes on until the flush (smbdx_conn_wait_wr()). A chain
  * posted only in part leaves work requests we will never hear of except
  * by a flush: its MRs are marked LOST and its registration is handed to
  * the connection, and both are released at teardown after the drain.
@@ -585,7 +588,7 @@ static int smbdx_reg_access(unsigned int flags)
 static int smbdx_reg_wait(struct smbdx_conn *conn, struct smbdx_reg *reg)
 {
 	reg->reg_wait = false;
-	wait_for_completion(&reg->reg_done);
+	smbdx_conn_wait_wr(conn, &reg->reg_done);
 	return reg->wr_status ? smbdx_conn_wc_errno(conn) : 0;
 }
 
@@ -925,7 +928,7 @@ static int smbdx_reg_invalidate(struct smbdx_conn *conn, struct smbdx_reg *reg)
 	reg->wr_status = 0;
 	rc = smbdx_mr_post(conn, reg, first);
 	if (!rc) {
-		wait_for_completion(&reg->done);
+		smbdx_conn_wait_wr(conn, &reg->done);
 		rc = reg->wr_status ? smbdx_conn_wc_errno(conn) : 0;
 		smbdx_stat_add(conn, SMBDX_STAT_MR_LOCAL_INV, ninv);
 	}

@@ -11,16 +11,20 @@
  * the message with the protocol engine under conn->lock: the negotiate
  * request or response while NEGOTIATING, then Data Transfer messages
  * (smbdx_data_decode(), smbdx_credits_on_recv(), smbdx_reasm_add()).
- * The payload is copied at once into the pages of the message being
- * reassembled, so the receive buffer goes straight back to the free list
+ * The payload is copied at once into the message being reassembled (its
+ * pages are allocated as the payload reaches them), so the receive buffer
+ * goes straight back to the free list
  * and is reposted: reassembly never holds receive buffers and can never
  * starve the credit window. A complete message goes to deliver.c
  * (smbdx_msg_ready()).
  *
- * Flow control: received messages not yet freed by the upper layer count
- * in held_bytes. Above the connection's recv_queue_max, receives are not
- * reposted, so no credits are granted and the peer stops; freeing a
- * message reposts them and runs the send loop, which grants the credits.
+ * Flow control: received messages not yet freed by the upper layer,
+ * and the one being reassembled, count in held_bytes with the memory they
+ * hold (a page for a message of one byte; a message's pages are allocated
+ * as its fragments arrive). Above the connection's recv_queue_max,
+ * receives are not reposted, so no credits are granted and the peer
+ * stops; freeing a message reposts them and runs the send loop, which
+ * grants the credits.
  *
  * Transport recovery: an invalid message terminates the connection with
  * the engine's verdict as the cause (counted, logged once). An unsuccessful
@@ -299,6 +303,8 @@ static void smbdx_recv_data(struct smbdx_conn *conn, struct smbdx_recv_io *rio,
 	struct smbdx_msg *msg;
 	enum smbdx_verdict v;
 	bool ka_out = conn->cr.keepalive != SMBDX_KEEPALIVE_NONE;
+	u32 cost;
+	int rc;
 
 	v = smbdx_data_decode(rio->buf, wc->byte_len,
 			      conn->params.max_fragmented_recv_size, &di);
@@ -358,15 +364,21 @@ static void smbdx_recv_data(struct smbdx_conn *conn, struct smbdx_recv_io *rio,
 			return;
 		}
 		conn->reasm_msg = msg;
-		conn->held_bytes += place.total;
+		conn->held_bytes += msg->cost;
 	}
 	msg = conn->reasm_msg;
 	if (WARN_ON_ONCE(!msg || (u64)place.offset + place.length > msg->len)) {
 		__smbdx_conn_fail(conn, -EIO, SMBDX_ERR_REASM_MISMATCH);
 		return;
 	}
-	smbdx_msg_fill(msg, place.offset, (u8 *)rio->buf + di.data_offset,
-		       place.length);
+	cost = msg->cost;
+	rc = smbdx_msg_fill(msg, place.offset, (u8 *)rio->buf + di.data_offset,
+			    place.length, GFP_ATOMIC);
+	conn->held_bytes += msg->cost - cost;
+	if (rc) {
+		__smbdx_conn_fail(conn, rc, SMBDX_CAUSE_NOMEM);
+		return;
+	}
 	if (place.state != SMBDX_REASM_COMPLETE)
 		return;
 

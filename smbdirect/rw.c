@@ -39,7 +39,11 @@
  * Transport recovery: a failed completion (a remote access error after the
  * peer invalidated its buffer, say) terminates the connection and fails
  * the call with the connection's error (-EIO when the failure came first);
- * other connections are not affected. If a chain was
+ * other connections are not affected. So does a call whose work requests
+ * have not all completed within the connection's io_timeout (a peer that
+ * never answers an RDMA Read): the connection ends (wr_timeout), and the
+ * call returns -ETIMEDOUT once the flush has completed them
+ * (smbdx_conn_wait_wr()). If a chain was
  * posted only in part, its context may still have work requests queued:
  * it is handed to the connection (rw_orphans) and destroyed at teardown
  * after the drain.
@@ -610,7 +614,7 @@ static int smbdx_rw(struct smbdx_conn *conn, struct iov_iter *iter,
 	}
 	if (atomic_dec_and_test(&op.pending))
 		complete(&op.done);
-	wait_for_completion(&op.done);
+	smbdx_conn_wait_wr(conn, &op.done);
 	if (!rc && op.status)
 		rc = smbdx_conn_wc_errno(conn);
 	smbdx_rw_finish(conn, &chunks);
@@ -653,7 +657,8 @@ out_leave:
  * request failed or was flushed (the connection is then terminated): -EIO
  * if the provider failed a work request first (the peer refused the
  * access, for instance), -ENODEV after a device removal, -ECONNRESET
- * after the peer's disconnect.
+ * after the peer's disconnect, -ETIMEDOUT if the work requests did not
+ * complete within the connection's io_timeout.
  */
 int smbdx_rdma_write(struct smbdx_conn *conn, struct iov_iter *from,
 		     const struct smbdx_buffer_desc_v1 *descs, u32 ndescs,

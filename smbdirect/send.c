@@ -15,7 +15,11 @@
  * message (credit grant, keepalive request or answer) is due, writes the
  * header with the credit fields the engine chose, maps the buffer and
  * posts it. The caller of smbdx_send() sleeps until all of its fragments
- * are posted; its data is no longer needed then.
+ * are posted; its data is no longer needed then. That wait is bounded by
+ * the connection's io_timeout: a peer that keeps the connection alive
+ * (its empty messages restart our idle timer) but grants no credit would
+ * otherwise hold the caller for good; the connection ends instead (cause
+ * send_timeout).
  *
  * The send loop runs with conn->lock held from any context: the caller
  * of smbdx_send(), a receive completion (credits arrived), a send
@@ -496,6 +500,7 @@ static int __smbdx_sendv(struct smbdx_conn *conn, struct iov_iter *iters,
 	unsigned int cur = 0;
 	u64 len = 0;
 	enum smbdx_verdict v;
+	long left;
 	int rc;
 
 	might_sleep();
@@ -566,9 +571,20 @@ static int __smbdx_sendv(struct smbdx_conn *conn, struct iov_iter *iters,
 	__smbdx_send_pump(conn, NULL);
 	spin_unlock_bh(&conn->lock);
 
-	if (wait_event_killable(conn->wq, smbdx_send_owner_idle(conn, &owner))) {
-		/* Let the rest go out without us. */
+	left = wait_event_killable_timeout(conn->wq,
+					   smbdx_send_owner_idle(conn, &owner),
+					   conn->io_timeout_j);
+	if (left <= 0) {
 		spin_lock_bh(&conn->lock);
+		/*
+		 * Not posted within io_timeout: the peer grants no credit (or
+		 * its side of the send queue never drains) while keeping the
+		 * connection alive. End it; that discards our fragments.
+		 */
+		if (!left && owner.pending)
+			__smbdx_conn_fail(conn, -ETIMEDOUT,
+					  SMBDX_CAUSE_SEND_TIMEOUT);
+		/* A fatal signal: let the rest go out without us. */
 		list_for_each_entry(io, &conn->send_queue, list)
 			if (io->owner == &owner)
 				io->owner = NULL;
@@ -603,20 +619,23 @@ out_free:
  *
  * The message is fragmented to the negotiated MaxSendSize and its
  * fragments are sent in order, never interleaved with other messages
- * (MS-SMBD 3.1.4.2). Sleeps until every fragment is posted (waiting for
- * send credits as long as needed: the connection's keepalive bounds a dead
- * peer); the iterators have then been consumed and the memory they cover
- * may be reused. Concurrent callers are allowed; their messages go out
- * whole, in the order they were queued.
+ * (MS-SMBD 3.1.4.2). Sleeps until every fragment is posted, waiting for
+ * send credits and room in the send queue for at most the connection's
+ * io_timeout (struct smbdx_conn_config): a peer that grants no credit ends
+ * the connection then, even if it keeps it alive; the iterators have then
+ * been consumed and the memory they cover may be reused. Concurrent
+ * callers are allowed; their messages go out whole, in the order they
+ * were queued.
  *
  * Context: process, may sleep.
  *
  * Return: 0 when all fragments are posted; -EMSGSIZE if the message is
  * longer than the peer's MaxFragmentedSize (a local error, the connection
  * stays up); -EFAULT if a part could not be copied; -ENOMEM; -EINTR if a
- * fatal signal arrived while waiting (the message is still sent); the
- * connection's error (or -ENOTCONN) if it is not, or no longer,
- * established.
+ * fatal signal arrived while waiting (the message is still sent);
+ * -ETIMEDOUT if it could not be sent within io_timeout (the connection is
+ * terminated, cause send_timeout); the connection's error (or -ENOTCONN)
+ * if it is not, or no longer, established.
  */
 int smbdx_sendv(struct smbdx_conn *conn, struct iov_iter *iters,
 		unsigned int niters, u32 remote_token, unsigned int flags)

@@ -279,7 +279,11 @@ struct smbdx_recv_io {
  * @list: entry in the connection's ready queue
  * @conn: connection; a reference is held once the message is handed out
  * @len: message length
- * @nvec: pages in @bv
+ * @nvec: pages in @bv so far: they are allocated as the fragments that
+ *	fill them arrive, so a complete message has DIV_ROUND_UP(@len,
+ *	PAGE_SIZE)
+ * @cost: bytes of memory the message holds (this structure and its
+ *	pages), what it counts for in the connection's held_bytes
  * @inv: the peer invalidated @inv_token while sending it (3.1.5.8)
  * @inv_token: the invalidated token
  * @bv: the pages holding the message
@@ -289,6 +293,7 @@ struct smbdx_msg {
 	struct smbdx_conn *conn;
 	u32 len;
 	u32 nvec;
+	u32 cost;
 	bool inv;
 	u32 inv_token;
 	struct bio_vec bv[];
@@ -314,6 +319,7 @@ struct smbdx_conn {
 	unsigned long keepalive_j;
 	unsigned long keepalive_wait_j;
 	unsigned long neg_timeout_j;
+	unsigned long io_timeout_j;
 
 	/* under lock */
 	spinlock_t lock;
@@ -522,6 +528,7 @@ int __smbdx_conn_post_failed(struct smbdx_conn *conn, int rc);
 int smbdx_conn_wc_errno(struct smbdx_conn *conn);
 void smbdx_conn_wait_begin(struct smbdx_conn *conn);
 void smbdx_conn_wait_end(struct smbdx_conn *conn);
+void smbdx_conn_wait_wr(struct smbdx_conn *conn, struct completion *done);
 void smbdx_conn_queue_work(struct smbdx_conn *conn, struct work_struct *w);
 void smbdx_conn_teardown(struct smbdx_conn *conn);
 void smbdx_conn_comm_est(struct smbdx_conn *conn);
@@ -579,7 +586,8 @@ int smbdx_send_negotiate_resp(struct smbdx_conn *conn,
 
 /* ---- deliver.c ---- */
 struct smbdx_msg *smbdx_msg_alloc(u32 len, gfp_t gfp);
-void smbdx_msg_fill(struct smbdx_msg *msg, u32 off, const u8 *src, u32 len);
+int smbdx_msg_fill(struct smbdx_msg *msg, u32 off, const u8 *src, u32 len,
+		   gfp_t gfp);
 void smbdx_msg_ready(struct smbdx_conn *conn, struct smbdx_msg *msg);
 void smbdx_ready_flush(struct smbdx_conn *conn);
 void smbdx_conn_upcall_work(struct work_struct *w);

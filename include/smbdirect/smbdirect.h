@@ -57,6 +57,14 @@ struct smbdx_reg;
  *	keepalive request before terminating the connection (3.1.5.1 <4>)
  * @negotiate_timeout_ms: Negotiation Timer (3.1.2.1): 0 means the role's
  *	default (120 s active, 5 s passive, see the module parameters)
+ * @io_timeout_ms: how long an API call may wait on the peer: smbdx_send*()
+ *	for its message to be posted (send credits, room in the send queue),
+ *	smbdx_rdma_read()/smbdx_rdma_write() and a registration or
+ *	invalidation for their work requests to complete. When it expires
+ *	the connection ends (cause send_timeout or wr_timeout) and the call
+ *	returns -ETIMEDOUT, so a peer that keeps the connection alive but
+ *	grants no credit, or never lets a work request finish, cannot hold
+ *	a thread for longer
  * @recv_queue_max: bytes of received messages that may wait for, or be
  *	held by, the upper layer before smbdirect stops reposting receives
  *	(and so stops granting credits) until the upper layer frees some
@@ -69,6 +77,7 @@ struct smbdx_conn_config {
 	u32 keepalive_ms;
 	u32 keepalive_wait_ms;
 	u32 negotiate_timeout_ms;
+	u32 io_timeout_ms;
 	u32 recv_queue_max;
 };
 
