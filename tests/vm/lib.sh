@@ -218,3 +218,42 @@ fault_once() {
 fault_off() {
 	echo 0 >"$1/probability"
 }
+
+# ksmbd_start DIR USER PASS [GLOBAL...]: our ksmbd (modprobe ksmbd) with
+# ksmbd-tools serving DIR/share (tmpfs, force user = root) to USER, the
+# configuration in DIR/ksmbd.conf with GLOBAL lines (e.g. "max connections
+# = 4") in [global]; returns once ksmbd listens on rxe's and siw's
+# addresses (at 445 and 5445). Non-zero with a message on failure.
+ksmbd_start() {
+	_kd=$1 _ku=$2 _kp=$3
+	shift 3
+	mkdir -p "$_kd/share" || return 1
+	{
+		echo "[global]"
+		for _g in "$@"; do
+			echo "	$_g"
+		done
+		echo "[share]"
+		echo "	path = $_kd/share"
+		echo "	writeable = yes"
+		echo "	force user = root"
+	} >"$_kd/ksmbd.conf"
+	ksmbd.adduser -c "$_kd/ksmbd.conf" -i "$_kd/pwd.db" -a "$_ku" -p "$_kp" \
+		>/dev/null 2>&1 || { echo "ksmbd.adduser failed"; return 1; }
+	modprobe ksmbd || { echo "modprobe ksmbd failed"; return 1; }
+	[ "$(smb_module ksmbd)" = ours ] ||
+		{ echo "modprobe ksmbd loaded $(smb_module ksmbd), not ours"; return 1; }
+	ksmbd.mountd -c "$_kd/ksmbd.conf" -u "$_kd/pwd.db" ||
+		{ echo "ksmbd.mountd failed"; return 1; }
+	wait_for 30 grep -q "addr=$RXE_ADDR:445 dev=$RXE_DEV " /sys/kernel/debug/smbdirect/listeners ||
+		{ echo "ksmbd does not listen on $RXE_ADDR:445"; return 1; }
+	wait_for 30 grep -q "addr=$SIW_ADDR:5445 dev=$SIW_DEV " /sys/kernel/debug/smbdirect/listeners ||
+		{ echo "ksmbd does not listen on $SIW_ADDR:5445"; return 1; }
+}
+
+# ksmbd_stop: stop ksmbd-tools' daemon and unload ksmbd.
+ksmbd_stop() {
+	ksmbd.control -s >/dev/null 2>&1
+	wait_for 30 sh -c '! pidof ksmbd.mountd'
+	wait_for 30 rmmod ksmbd
+}

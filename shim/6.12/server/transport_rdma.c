@@ -8,8 +8,11 @@
  * Normal operation:
  *  - ksmbd_rdma_init() starts an smbdirect listener in pull mode on every
  *    device at the device's own port. smbdirect accepts the RDMA
- *    connection and negotiates SMB Direct; then
- *    ksmbd_rdma_accept() creates the ksmbd_transport and ksmbd_conn and
+ *    connection and negotiates SMB Direct (a listener holds at most
+ *    smbdirect's max_negotiating connections before that); then
+ *    ksmbd_rdma_accept() applies ksmbd.conf's "max connections" and "max
+ *    ip connections" to RDMA connections (counted apart from TCP's, as
+ *    TCP counts its own), creates the ksmbd_transport and ksmbd_conn and
  *    starts ksmbd's connection thread, as the TCP transport does.
  *  - ksmbd reads a byte stream of RFC 1002 framed PDUs. .read presents each
  *    SMB Direct message as that stream: at a message boundary it takes the
@@ -54,6 +57,7 @@
 #include "connection.h"
 #include "smb_common.h"
 #include "smb2pdu.h"
+#include "server.h"
 #include "transport_rdma.h"
 
 MODULE_IMPORT_NS(SMBDX_NS);
@@ -97,6 +101,12 @@ struct ksmbd_rdma_transport {
 };
 
 static unsigned int ksmbd_rdma_max_io_size = KSMBD_RDMA_DEF_IOSIZE;
+
+/*
+ * RDMA connections handed to ksmbd and not yet disconnected, held to
+ * ksmbd.conf's "max connections" as the TCP transport holds its own.
+ */
+static atomic_t ksmbd_rdma_active = ATOMIC_INIT(0);
 
 static struct smbdx_listener *ksmbd_rdma_listener;
 
@@ -151,22 +161,77 @@ static void ksmbd_rdma_set_peer(struct ksmbd_conn *kc,
 	}
 }
 
+/* Connections ksmbd has from the address of @peer, as the TCP path counts. */
+static unsigned int ksmbd_rdma_conns_from(const struct sockaddr_storage *peer)
+{
+	struct ksmbd_conn probe = {}, *c;
+	unsigned int n = 0;
+
+	ksmbd_rdma_set_peer(&probe, peer);
+	down_read(&conn_list_lock);
+	hash_for_each_possible(conn_list, c, hlist, probe.inet_hash) {
+#if IS_ENABLED(CONFIG_IPV6)
+		if (peer->ss_family == AF_INET6) {
+			if (!memcmp(c->inet6_addr, probe.inet6_addr, 16))
+				n++;
+			continue;
+		}
+#endif
+		if (c->inet_addr == probe.inet_addr)
+			n++;
+	}
+	up_read(&conn_list_lock);
+	return n;
+}
+
+/*
+ * ksmbd.conf's "max connections" and "max ip connections" (server_conf),
+ * applied to RDMA connections as the TCP transport applies them to its
+ * own: a connection over either limit is refused (smbdirect disconnects
+ * it). On success the connection counts in ksmbd_rdma_active until
+ * ksmbd_rdma_disconnect().
+ */
+static int ksmbd_rdma_admit(const struct sockaddr_storage *peer)
+{
+	if (server_conf.max_ip_connections &&
+	    ksmbd_rdma_conns_from(peer) >= server_conf.max_ip_connections) {
+		pr_info_ratelimited("refusing %pISc: max ip connections (%u)\n",
+				    peer, server_conf.max_ip_connections);
+		return -EAGAIN;
+	}
+	if (atomic_inc_return(&ksmbd_rdma_active) > server_conf.max_connections &&
+	    server_conf.max_connections) {
+		atomic_dec(&ksmbd_rdma_active);
+		pr_info_ratelimited("refusing %pISc: max connections (%u)\n",
+				    peer, server_conf.max_connections);
+		return -EAGAIN;
+	}
+	return 0;
+}
+
 static int ksmbd_rdma_accept(struct smbdx_listener *lis, struct smbdx_conn *conn)
 {
 	struct ksmbd_rdma_transport *t;
 	struct task_struct *handler;
 	struct smbdx_conn_info ci;
 	struct ksmbd_conn *kc;
+	int rc;
 
+	smbdx_conn_query(conn, &ci);
+	rc = ksmbd_rdma_admit(&ci.peer);
+	if (rc)
+		return rc;
 	t = kzalloc(sizeof(*t), KSMBD_DEFAULT_GFP);
-	if (!t)
+	if (!t) {
+		atomic_dec(&ksmbd_rdma_active);
 		return -ENOMEM;
+	}
 	kc = ksmbd_conn_alloc();
 	if (!kc) {
+		atomic_dec(&ksmbd_rdma_active);
 		kfree(t);
 		return -ENOMEM;
 	}
-	smbdx_conn_query(conn, &ci);
 	ksmbd_rdma_set_peer(kc, &ci.peer);
 	down_write(&conn_list_lock);
 	hash_add(conn_list, &kc->hlist, kc->inet_hash);
@@ -186,6 +251,7 @@ static int ksmbd_rdma_accept(struct smbdx_listener *lis, struct smbdx_conn *conn
 		/* Refused: smbdirect frees the connection itself. */
 		t->conn = NULL;
 		ksmbd_conn_free(kc);
+		atomic_dec(&ksmbd_rdma_active);
 		return PTR_ERR(handler);
 	}
 	ksmbd_debug(RDMA, "connection %u from %pISpc on %s\n",
@@ -323,6 +389,7 @@ static void ksmbd_rdma_shutdown(struct ksmbd_transport *kt)
 static void ksmbd_rdma_disconnect(struct ksmbd_transport *kt)
 {
 	smbdx_disconnect(ksmbd_rdma_trans(kt)->conn);
+	atomic_dec(&ksmbd_rdma_active);
 	/* Drops the thread's reference: .free_transport may follow at once. */
 	ksmbd_conn_free(kt->conn);
 }
