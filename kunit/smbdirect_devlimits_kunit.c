@@ -268,6 +268,55 @@ static void devlimits_reg_len(struct kunit *test)
 				c->want / 4096 * 65536);
 }
 
+struct rw_wrs_case {
+	const char *name;
+	bool iwarp;
+	int send_sge;		/* the device's max_send_sge */
+	int sge_rd;		/* its max_sge_rd */
+	u32 pages;
+	u32 want;
+};
+
+static const struct rw_wrs_case rw_wrs_cases[] = {
+	/* rxe: 32 SGEs clamped to 16; a 1 MiB chunk anywhere is 257 pages */
+	{ "rxe-257", false, 32, 32, 257, 17 },
+	/* siw: Writes in lists of 6, Reads through an MR */
+	{ "siw-257", true, 6, 1, 257, 43 },
+	/* the same device on IB: every Read one page */
+	{ "one-sge-rd-ib", false, 6, 1, 257, 257 },
+	{ "iwarp-small-chunk", true, 6, 1, 2, 4 },
+	{ "ib-small-chunk", false, 16, 16, 16, 4 },
+	{ "ib-reads-bound", false, 16, 2, 20, 10 },
+	{ "min-sge", true, 2, 1, 257, 129 },
+};
+
+static void rw_wrs_case_desc(const struct rw_wrs_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(rw_wrs, rw_wrs_cases, rw_wrs_case_desc);
+
+/*
+ * smbdx_dev_rw_wrs(): the send queue entries of one RDMA read/write
+ * chunk. A Read on iWARP goes through an MR and takes a few; sized for
+ * siw's one SGE per Read, a chunk counted 257 and siw's queues four times
+ * what they need.
+ */
+static void devlimits_rw_wrs(struct kunit *test)
+{
+	const struct rw_wrs_case *c = test->param_value;
+	struct smbdx_dev_limits l;
+	struct ib_device_attr a;
+
+	good_attr(&a);
+	a.max_send_sge = c->send_sge;
+	a.max_sge_rd = c->sge_rd;
+	smbdx_dev_limits_compute(&a, c->iwarp, &l);
+	KUNIT_EXPECT_EQ(test, l.rw_read_mr, c->iwarp);
+	KUNIT_EXPECT_EQ(test, smbdx_dev_rw_wrs(&l, c->pages), c->want);
+}
+
 /* The transport decides the port and the quirks the rest of smbdirect uses. */
 static void devlimits_port_by_transport(struct kunit *test)
 {
@@ -299,6 +348,7 @@ static struct kunit_case devlimits_cases[] = {
 	KUNIT_CASE_PARAM(devlimits_ird_ord_clamp, rd_atom_gen_params),
 	KUNIT_CASE_PARAM(devlimits_frwr_depth, frwr_gen_params),
 	KUNIT_CASE_PARAM(devlimits_reg_len, reg_len_gen_params),
+	KUNIT_CASE_PARAM(devlimits_rw_wrs, rw_wrs_gen_params),
 	KUNIT_CASE(devlimits_port_by_transport),
 	{}
 };

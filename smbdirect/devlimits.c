@@ -41,6 +41,7 @@ enum smbdx_dev_verdict smbdx_dev_limits_compute(const struct ib_device_attr *att
 	out->ird_ord_private_data = iwarp;
 	out->est_by_data = !iwarp;
 	out->rw_write_mr = iwarp;
+	out->rw_read_mr = iwarp;
 	out->err_before_disconnect = iwarp;
 	out->max_send_sge = clamp_attr(attr->max_send_sge, SMBDX_MAX_SGE);
 	out->max_recv_sge = clamp_attr(attr->max_recv_sge, SMBDX_MAX_SGE);
@@ -117,3 +118,35 @@ u32 smbdx_dev_reg_len(const struct smbdx_dev_limits *l, u32 page_size)
 	return (l->frwr_depth - 1) * page_size;
 }
 EXPORT_SYMBOL_IF_KUNIT(smbdx_dev_reg_len);
+
+/*
+ * Work requests of a Write through a local MR: [LOCAL_INV,] REG_MR, the
+ * Write, LOCAL_INV (rw.c); also the most an MR-based Read of rdma_rw takes.
+ */
+#define SMBDX_RW_MR_WRS	4
+
+/**
+ * smbdx_dev_rw_wrs() - send queue entries one RDMA read/write chunk may need
+ * @l: the device's limits
+ * @pages: pages the chunk may touch (its length in pages, one more for a
+ *	start inside a page)
+ *
+ * A Write goes in SGE lists of max_send_sge entries, or through a local
+ * MR (%SMBDX_RW_MR_WRS); a Read in SGE lists of max_sge_rd entries, except
+ * where rdma_rw reads through an MR (@l->rw_read_mr), which takes at most
+ * %SMBDX_RW_MR_WRS. Sizing iWARP's Reads for siw's one SGE per Read made
+ * its send queue more than four times what it needs (issue 34).
+ *
+ * Return: the most work requests one chunk takes, at least
+ * %SMBDX_RW_MR_WRS.
+ */
+u32 smbdx_dev_rw_wrs(const struct smbdx_dev_limits *l, u32 pages)
+{
+	u32 wrs = max(DIV_ROUND_UP(pages, max(l->max_send_sge, 1U)),
+		      (u32)SMBDX_RW_MR_WRS);
+
+	if (!l->rw_read_mr)
+		wrs = max(wrs, DIV_ROUND_UP(pages, max(l->max_sge_rd, 1U)));
+	return wrs;
+}
+EXPORT_SYMBOL_IF_KUNIT(smbdx_dev_rw_wrs);

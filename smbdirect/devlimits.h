@@ -69,6 +69,9 @@ enum smbdx_dev_verdict {
  *	into many SGE work requests may go through one local MR instead
  *	(iWARP devices have few send SGEs, siw 6, and rdma_rw gives their QPs
  *	an MR pool)
+ * @rw_read_mr: rdma_rw reads into local memory through an MR of its pool
+ *	(REG_MR, RDMA Read, LOCAL_INV), never through SGE lists: iWARP, whose
+ *	RDMA Read targets must be registered (rdma_rw_io_needs_mr())
  * @mr_max_entries: scatterlist entries one fast-registration MR maps, at
  *	most; some providers (siw) count entries rather than pages
  * @err_before_disconnect: move the QP to the error state before
@@ -92,6 +95,7 @@ struct smbdx_dev_limits {
 	bool ird_ord_private_data;
 	bool est_by_data;
 	bool rw_write_mr;
+	bool rw_read_mr;
 	u32 mr_max_entries;
 	bool err_before_disconnect;
 	u32 max_send_sge;
@@ -109,5 +113,6 @@ enum smbdx_dev_verdict smbdx_dev_limits_compute(const struct ib_device_attr *att
 					      struct smbdx_dev_limits *out);
 const char *smbdx_dev_verdict_str(enum smbdx_dev_verdict verdict);
 u32 smbdx_dev_reg_len(const struct smbdx_dev_limits *l, u32 page_size);
+u32 smbdx_dev_rw_wrs(const struct smbdx_dev_limits *l, u32 pages);
 
 #endif /* _SMBDX_DEVLIMITS_H */

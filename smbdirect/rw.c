@@ -139,14 +139,12 @@ struct smbdx_rw_chunk {
  */
 u32 smbdx_rw_plan(struct smbdx_conn *conn, u32 room)
 {
-	u32 sge = min(conn->limits.max_send_sge, conn->limits.max_sge_rd);
 	u32 per_ctx, ctxs = max(smbdx_rw_ctxs, 1U);
 
-	sge = max(sge, 1U);
 	conn->rw_chunk = min_t(u32, SMBDX_RW_CHUNK_PAGES,
 			       max(conn->limits.frwr_depth, 2U) - 1) * PAGE_SIZE;
 	/* A chunk not starting on a page boundary touches one more page. */
-	per_ctx = max(DIV_ROUND_UP(conn->rw_chunk / PAGE_SIZE + 1, sge), 3U);
+	per_ctx = smbdx_dev_rw_wrs(&conn->limits, conn->rw_chunk / PAGE_SIZE + 1);
 	while (ctxs > 1 && ctxs * per_ctx > room)
 		ctxs--;
 	conn->rw_ctxs = ctxs;

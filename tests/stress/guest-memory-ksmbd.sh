@@ -33,8 +33,8 @@ slab_by_cache() {
 
 # top_growth BEFORE AFTER: the ten largest growths, "bytes name"
 top_growth() {
-	join -1 2 -2 2 -a 2 -e 0 -o 0,1.1,2.1 "$1" "$2" |
-		awk '{ d = $3 - $2; if (d > 0) print d, $1 }' | sort -rn | head -n 10
+	awk 'FNR == NR { b[$2] = $1; next } { d = $1 - b[$2]; if (d > 0) print d, $2 }' \
+		"$1" "$2" | sort -rn | head -n 10
 }
 
 modprobe smbd_test || exit 1
