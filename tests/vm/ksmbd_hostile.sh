@@ -41,9 +41,18 @@ SLACK_MS=10000
 io_timeout0=
 loop=
 
+# stop_io: end the honest client's loop after its current round (killing
+# the loop would leave its dd running, and the mount busy).
+stop_io() {
+	[ -n "$loop" ] || return 0
+	touch "$K/stop"
+	wait_for 60 sh -c "! kill -0 $loop" || kill "$loop" 2>/dev/null
+	wait "$loop" 2>/dev/null
+	loop=
+}
+
 cleanup() {
-	[ -n "$loop" ] && kill "$loop" 2>/dev/null
-	[ -n "$loop" ] && wait "$loop" 2>/dev/null
+	stop_io
 	echo "rawc close all" >"$T/control" 2>/dev/null
 	umount "$MNT" 2>/dev/null
 	rmmod cifs 2>/dev/null
@@ -81,14 +90,14 @@ errors() {
 	awk -v k="$1" 'e && $1 == k { print $2 } /^# errors by cause/ { e = 1 }' "$D/stats"
 }
 
-# The honest client: O_DIRECT writes and reads of 256 KiB (RDMA both
-# ways), a line in io.log each; "bad" ends the loop.
+# The honest client: O_DIRECT writes and reads of 64 KiB (RDMA both
+# ways), a line in io.log each, until $K/stop exists; "bad" ends it.
 honest_io() {
 	_i=0
-	while :; do
-		dd if="$K/src" of="$MNT/honest" bs=256k count=1 oflag=direct \
+	while [ ! -e "$K/stop" ]; do
+		dd if="$K/src" of="$MNT/honest" bs=64k count=1 oflag=direct \
 			2>/dev/null || { echo bad write >>"$K/io.log"; return; }
-		dd if="$MNT/honest" of=/dev/null bs=256k count=1 iflag=direct \
+		dd if="$MNT/honest" of=/dev/null bs=64k count=1 iflag=direct \
 			2>/dev/null || { echo bad read >>"$K/io.log"; return; }
 		_i=$((_i + 1))
 		echo "ok $_i" >>"$K/io.log"
@@ -143,7 +152,7 @@ echo "$IO_TIMEOUT" >"$P"
 
 rm -rf "$K"
 mkdir -p "$K" "$MNT" || fail "mkdir"
-head -c 262144 /dev/urandom >"$K/src"
+head -c 65536 /dev/urandom >"$K/src"
 out=$(ksmbd_start "$K" "$USER" "$PASS" "max connections = $MAXCONN") || fail "$out"
 modprobe cifs || fail "modprobe cifs"
 ok=
@@ -204,9 +213,7 @@ n0=$(io_count)
 wait_for 30 sh -c "[ \$(grep -c '^ok' $K/io.log) -gt $((n0 + 1)) ]" ||
 	fail "the honest client's I/O stopped"
 
-kill "$loop"
-wait "$loop" 2>/dev/null
-loop=
+stop_io
 umount "$MNT" || fail "umount"
 cleanup
 wait_for 20 sh -c "[ ! -s $D/connections ]" || fail "connections left behind"
