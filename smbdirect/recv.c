@@ -13,10 +13,9 @@
  * (smbdx_data_decode(), smbdx_credits_on_recv(), smbdx_reasm_add()).
  * The payload is copied at once into the message being reassembled (its
  * pages are allocated as the payload reaches them), so the receive buffer
- * goes straight back to the free list
- * and is reposted: reassembly never holds receive buffers and can never
- * starve the credit window. A complete message goes to deliver.c
- * (smbdx_msg_ready()).
+ * goes straight back to the free list and is reposted: reassembly never
+ * holds receive buffers and can never starve the credit window. A complete
+ * message goes to deliver.c (smbdx_msg_ready()).
  *
  * Flow control: received messages not yet freed by the upper layer,
  * and the one being reassembled, count in held_bytes with the memory they
@@ -376,7 +375,8 @@ static void smbdx_recv_data(struct smbdx_conn *conn, struct smbdx_recv_io *rio,
 			    place.length, GFP_ATOMIC);
 	conn->held_bytes += msg->cost - cost;
 	if (rc) {
-		__smbdx_conn_fail(conn, rc, SMBDX_CAUSE_NOMEM);
+		__smbdx_conn_fail(conn, rc, rc == -ENOMEM ? SMBDX_CAUSE_NOMEM :
+				  SMBDX_ERR_REASM_MISMATCH);
 		return;
 	}
 	if (place.state != SMBDX_REASM_COMPLETE)
