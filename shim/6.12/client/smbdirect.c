@@ -22,10 +22,11 @@
  *    socket, so cifs's receive loop gets to check the server's state.
  *  - smbd_send() sends the requests of one call, a compound, as one SMB
  *    Direct message (smbdx_sendv()): each request's kvec array, then its
- *    data iterator. A send that cannot go out within SMBD_SEND_TIMEOUT
- *    (the server grants no send credits) disconnects and fails with
- *    -EAGAIN, as a stuck send on cifs's TCP socket does, so that cifs
- *    reconnects instead of waiting with its server lock held.
+ *    data iterator. A send that cannot go out within SMBD_SEND_TIMEOUT_MS
+ *    (the server grants no send credits) ends the connection (smbdirect's
+ *    io_timeout, set to it) and fails with -EAGAIN, as a stuck send on
+ *    cifs's TCP socket does, so that cifs reconnects instead of waiting
+ *    with its server lock held.
  *  - smbd_register_mr() registers a READ's buffer for the server's RDMA
  *    Write (cifs passes writing=true) and a WRITE's for its RDMA Read, as
  *    one descriptor (SMBDX_REG_ONE_DESC), without waiting for the
@@ -57,7 +58,6 @@
 
 #include <linux/module.h>
 #include <linux/slab.h>
-#include <linux/timer.h>
 #include <linux/uio.h>
 #include <linux/seq_file.h>
 #include <smbdirect/smbdirect.h>
@@ -83,7 +83,7 @@ MODULE_IMPORT_NS(SMBDX_NS);
  * socket, which gives up after about 15 s ("sends on sock ... stuck for 15
  * seconds").
  */
-#define SMBD_SEND_TIMEOUT	(15 * HZ)
+#define SMBD_SEND_TIMEOUT_MS	15000
 
 /* Length field of the stream form of a message. */
 #define SMBD_RFC1002_LEN	4
@@ -134,6 +134,7 @@ static void smbd_make_config(struct smbdx_conn_config *cfg)
 	cfg->proto.keepalive_interval =
 		smbd_tunable(&smbd_keep_alive_interval, U32_MAX / MSEC_PER_SEC);
 	cfg->keepalive_ms = cfg->proto.keepalive_interval * MSEC_PER_SEC;
+	cfg->io_timeout_ms = SMBD_SEND_TIMEOUT_MS;
 }
 
 static void smbd_release(struct kref *ref)
@@ -355,21 +356,6 @@ int smbd_recv(struct smbd_connection *info, struct msghdr *msg)
 	return done;
 }
 
-/* smbd_send()'s watchdog: disconnects a send stuck for SMBD_SEND_TIMEOUT. */
-struct smbd_send_watch {
-	struct timer_list timer;
-	struct smbdx_conn *conn;
-	bool fired;
-};
-
-static void smbd_send_stuck(struct timer_list *t)
-{
-	struct smbd_send_watch *w = from_timer(w, t, timer);
-
-	WRITE_ONCE(w->fired, true);
-	smbdx_disconnect(w->conn);
-}
-
 /**
  * smbd_send() - send one call's requests as one SMB Direct message
  * @server: the cifs server
@@ -378,12 +364,12 @@ static void smbd_send_stuck(struct timer_list *t)
  *
  * The requests' iterators are not consumed.
  *
- * Context: process, may sleep (SMBD_SEND_TIMEOUT at most); cifs's server
+ * Context: process, may sleep (SMBD_SEND_TIMEOUT_MS at most); cifs's server
  * lock is held.
  *
  * Return: 0 once the message is posted; -EAGAIN if the connection is
  * lost, or was ended because the message could not be posted within
- * SMBD_SEND_TIMEOUT (cifs reconnects); -EINVAL if the message is longer
+ * SMBD_SEND_TIMEOUT_MS (cifs reconnects); -EINVAL if the message is longer
  * than the server accepts; -ENOMEM or -EFAULT.
  */
 int smbd_send(struct TCP_Server_Info *server, int num_rqst,
@@ -391,7 +377,6 @@ int smbd_send(struct TCP_Server_Info *server, int num_rqst,
 {
 	struct smbd_connection *info = server->smbd_conn;
 	struct iov_iter iters[2 * MAX_COMPOUND];
-	struct smbd_send_watch w;
 	unsigned int n = 0;
 	size_t klen;
 	int i, j, rc;
@@ -409,19 +394,12 @@ int smbd_send(struct TCP_Server_Info *server, int num_rqst,
 		if (iov_iter_count(&rqst[i].rq_iter))
 			iters[n++] = rqst[i].rq_iter;
 	}
-	w.conn = info->conn;
-	w.fired = false;
-	timer_setup_on_stack(&w.timer, smbd_send_stuck, 0);
-	mod_timer(&w.timer, jiffies + SMBD_SEND_TIMEOUT);
 	rc = smbdx_sendv(info->conn, iters, n, 0, 0);
-	timer_delete_sync(&w.timer);
-	destroy_timer_on_stack(&w.timer);
-	if (READ_ONCE(w.fired) && rc) {
-		cifs_server_dbg(VFS, "SMB Direct send stuck for %d seconds (no send credits), disconnecting\n",
-				SMBD_SEND_TIMEOUT / HZ);
-		return -EAGAIN;
-	}
 	switch (rc) {
+	case -ETIMEDOUT:
+		cifs_server_dbg(VFS, "SMB Direct send stuck for %d seconds (no send credits), disconnecting\n",
+				SMBD_SEND_TIMEOUT_MS / MSEC_PER_SEC);
+		return -EAGAIN;
 	case 0:
 		return 0;
 	case -EINTR:
