@@ -142,8 +142,8 @@ EXPORT_SYMBOL_IF_KUNIT(smbdx_dev_reg_len);
  */
 u32 smbdx_dev_rw_wrs(const struct smbdx_dev_limits *l, u32 pages)
 {
-	u32 wrs = max(DIV_ROUND_UP(pages, max(l->max_send_sge, 1U)),
-		      (u32)SMBDX_RW_MR_WRS);
+	u32 wrs = max_t(u32, DIV_ROUND_UP(pages, max(l->max_send_sge, 1U)),
+			SMBDX_RW_MR_WRS);
 
 	if (!l->rw_read_mr)
 		wrs = max(wrs, DIV_ROUND_UP(pages, max(l->max_sge_rd, 1U)));

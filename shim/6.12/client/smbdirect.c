@@ -398,7 +398,7 @@ int smbd_send(struct TCP_Server_Info *server, int num_rqst,
 	switch (rc) {
 	case -ETIMEDOUT:
 		cifs_server_dbg(VFS, "SMB Direct send stuck for %d seconds (no send credits), disconnecting\n",
-				SMBD_SEND_TIMEOUT_MS / MSEC_PER_SEC);
+				SMBD_SEND_TIMEOUT_MS / 1000);
 		return -EAGAIN;
 	case 0:
 		return 0;
