@@ -141,6 +141,7 @@ grep -q '"step": "RESOLVE_ADDR"' "$T/check.unreach" || fail "unreachable: step"
 # timeout is the longest (30 s): loading ksmbd.ko takes about 6 s on the
 # debug kernel.
 [ ! -d /sys/module/ksmbd ] || fail "ksmbd is loaded already"
+ts=$(cut -d' ' -f1 /proc/uptime)
 cmd listen raw "$RXE_ADDR" 4455
 smbdctl check "$RXE_ADDR" --port 4455 --timeout 30 >"$T/check.held" 2>&1 &
 held=$!
@@ -158,6 +159,7 @@ if wait "$held"; then
 	fail "a check of a peer that never negotiates passed"
 fi
 grep -q "FAILED at NEGOTIATING" "$T/check.held" || fail "held check: step"
+say "a check beside a genetlink (un)registration: $(awk -v a="$ts" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { print b - a }') s in all"
 
 # stats: every counter and every non-zero error of debugfs, same values
 smbdctl --json stats >"$T/stats.json" || fail "smbdctl --json stats"
