@@ -13,32 +13,87 @@
  * works under lockdown, is checked for CAP_NET_ADMIN (GENL_ADMIN_PERM),
  * connects in the caller's network namespace, and has a YNL description.
  *
- * Normal operation: SMBDX_CTL_CMD_CHECK runs in the sender's context. It
- * parses the address, calls smbdx_connect_report() (connect.c) with the
- * timeout as the Negotiation Timer, queries the negotiated parameters,
- * destroys the connection, and answers with the result, the last step the
- * connection reached, the cause of a failure (the names of the debugfs
- * "errors" file) and the parameters.
+ * Normal operation: SMBDX_CTL_CMD_CHECK parses and checks the request in
+ * the sender's context and queues it to a work item, then returns at once
+ * (genetlink acknowledges it). The work item calls smbdx_connect_report()
+ * (connect.c) with the timeout as the Negotiation Timer, queries the
+ * negotiated parameters, destroys the connection, and sends the answer to
+ * the sender's socket as a unicast SMBDX_CTL_CMD_CHECK message with the
+ * request's sequence number: the result, the last step the connection
+ * reached, the cause of a failure (the names of the debugfs "errors" file)
+ * and the parameters.
  *
- * Concurrency and recovery: the family has parallel_ops, so a check holds
- * no genetlink-wide mutex while it waits; at most SMBDX_CTL_MAX_CHECKS run
- * at once (-EBUSY beyond), each for at most SMBDX_CTL_TIMEOUT_MAX_MS. A
- * signal to the sender ends the wait (-EINTR). The connection belongs to
- * the command alone and is destroyed before the answer is built. Module
- * unload unregisters the family first; genetlink waits for commands in
- * progress (they run under its cb_lock), so none outlives the module.
+ * Why not answer from the doit: genetlink runs every doit with its cb_lock
+ * held for reading, whatever the family's parallel_ops, and
+ * genl_register_family()/genl_unregister_family() take it for writing. A
+ * check waits up to SMBDX_CTL_TIMEOUT_MAX_MS for a peer; held across that
+ * wait, cb_lock kept every module in the system from registering or
+ * unregistering a generic netlink family, and a writer waiting on it held
+ * up every other genetlink request behind it.
+ *
+ * Concurrency and recovery: smbdx_ctl_mutex protects the list of checks
+ * in progress (at most SMBDX_CTL_MAX_CHECKS, -EBUSY beyond, each for at
+ * most SMBDX_CTL_TIMEOUT_MAX_MS plus the teardown), each check's orphan
+ * flag and smbdx_ctl_closing; a check's answer is sent with it held, so
+ * that the netlink notifier (NETLINK_URELEASE) can mark the checks of a
+ * socket that closed as orphans, which then run to their end and are not
+ * answered (the sender's port may belong to another socket by then). The
+ * sender's network namespace is held by the check until it ends. The
+ * connection belongs to the check alone and is destroyed before the answer
+ * is built. Module unload refuses new checks (-ESHUTDOWN), waits for those
+ * in progress (destroy_workqueue()), then unregisters the family, so no
+ * answer goes out under a family id that is no longer ours.
  */
 
 #include <linux/inet.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/netlink.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
 #include <net/genetlink.h>
+#include <net/net_namespace.h>
 #include <smbdirect/ctl.h>
 
 #include "smbd.h"
 
 #define SMBDX_CTL_MAX_CHECKS	4
+/* SMBDX_CTL_A_ADDR and SMBDX_CTL_A_SRC: the policy's length plus the NUL */
+#define SMBDX_CTL_ADDR_LEN	(INET6_ADDRSTRLEN + 16 + 1)
 
-static atomic_t smbdx_ctl_checks = ATOMIC_INIT(0);
+/**
+ * struct smbdx_ctl_check - one check in progress
+ * @node: in smbdx_ctl_checks
+ * @work: runs the check (smbdx_ctl_run())
+ * @net: the sender's network namespace (a reference)
+ * @portid: the sender's netlink port, where the answer goes
+ * @seq: the request's sequence number, repeated in the answer
+ * @orphan: the sender's socket closed: no answer
+ * @have_src: @src was given
+ * @dst: the peer
+ * @src: the local address to bind, if @have_src
+ * @cfg: the connection's configuration (the timeout as Negotiation Timer)
+ * @addr: SMBDX_CTL_A_ADDR as given, repeated in the answer
+ */
+struct smbdx_ctl_check {
+	struct list_head node;
+	struct work_struct work;
+	struct net *net;
+	u32 portid;
+	u32 seq;
+	bool orphan;
+	bool have_src;
+	struct sockaddr_storage dst;
+	struct sockaddr_storage src;
+	struct smbdx_conn_config cfg;
+	char addr[SMBDX_CTL_ADDR_LEN];
+};
+
+static DEFINE_MUTEX(smbdx_ctl_mutex);
+static LIST_HEAD(smbdx_ctl_checks);
+static unsigned int smbdx_ctl_nr;
+static bool smbdx_ctl_closing;
+static struct workqueue_struct *smbdx_ctl_wq;
 static struct genl_family smbdx_ctl_family;
 
 static const struct nla_policy smbdx_ctl_policy[SMBDX_CTL_A_MAX + 1] = {
@@ -110,49 +165,63 @@ static int smbdx_ctl_put_failure(struct sk_buff *msg,
 	return 0;
 }
 
-static int smbdx_ctl_check(struct sk_buff *skb, struct genl_info *info)
+/* The answer to @c: one SMBDX_CTL_CMD_CHECK message, or NULL */
+static struct sk_buff *smbdx_ctl_answer(const struct smbdx_ctl_check *c, int err,
+					u32 id, u32 elapsed_us,
+					const struct smbdx_connect_report *rep,
+					const struct smbdx_conn_info *ci)
 {
-	struct net *net = genl_info_net(info);
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return NULL;
+	hdr = genlmsg_put(msg, c->portid, c->seq, &smbdx_ctl_family, 0,
+			  SMBDX_CTL_CMD_CHECK);
+	if (!hdr)
+		goto too_big;
+	if (nla_put_s32(msg, SMBDX_CTL_A_RESULT, err) ||
+	    nla_put_u32(msg, SMBDX_CTL_A_CONN_ID, id) ||
+	    nla_put_u32(msg, SMBDX_CTL_A_ELAPSED_US, elapsed_us) ||
+	    nla_put_string(msg, SMBDX_CTL_A_ADDR, c->addr))
+		goto too_big;
+	if (err) {
+		if (smbdx_ctl_put_failure(msg, rep))
+			goto too_big;
+	} else {
+		if (nla_put_string(msg, SMBDX_CTL_A_STEP,
+				   smbdx_state_str(SMBDX_CS_ESTABLISHED)) ||
+		    nla_put_u16(msg, SMBDX_CTL_A_PORT,
+				smbdx_sockaddr_port((struct sockaddr *)&ci->peer)) ||
+		    smbdx_ctl_put_params(msg, ci))
+			goto too_big;
+	}
+	genlmsg_end(msg, hdr);
+	return msg;
+
+too_big:
+	nlmsg_free(msg);
+	return NULL;
+}
+
+/* The work item of a check: connect, negotiate, disconnect, answer. */
+static void smbdx_ctl_run(struct work_struct *work)
+{
+	struct smbdx_ctl_check *c = container_of(work, struct smbdx_ctl_check,
+						 work);
 	struct smbdx_connect_report rep;
-	struct sockaddr_storage dst, src;
-	struct smbdx_conn_config cfg;
 	struct smbdx_conn_info ci = {};
 	struct smbdx_conn *conn;
 	struct sk_buff *msg;
-	bool have_src = false;
 	u32 id, elapsed_us;
 	ktime_t start;
-	void *hdr;
-	int rc, err;
+	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, SMBDX_CTL_A_ADDR))
-		return -EINVAL;
-	rc = smbdx_ctl_addr(net, info->attrs[SMBDX_CTL_A_ADDR], &dst, info->extack);
-	if (rc)
-		return rc;
-	if (info->attrs[SMBDX_CTL_A_PORT])
-		smbdx_sockaddr_set_port((struct sockaddr *)&dst,
-					nla_get_u16(info->attrs[SMBDX_CTL_A_PORT]));
-	if (info->attrs[SMBDX_CTL_A_SRC]) {
-		rc = smbdx_ctl_addr(net, info->attrs[SMBDX_CTL_A_SRC], &src, info->extack);
-		if (rc)
-			return rc;
-		have_src = true;
-	}
-	smbdx_conn_config_init(&cfg);
-	cfg.negotiate_timeout_ms = SMBDX_CTL_TIMEOUT_DEF_MS;
-	if (info->attrs[SMBDX_CTL_A_TIMEOUT_MS])
-		cfg.negotiate_timeout_ms = nla_get_u32(info->attrs[SMBDX_CTL_A_TIMEOUT_MS]);
-
-	if (atomic_inc_return(&smbdx_ctl_checks) > SMBDX_CTL_MAX_CHECKS) {
-		atomic_dec(&smbdx_ctl_checks);
-		NL_SET_ERR_MSG(info->extack, "too many checks in progress");
-		return -EBUSY;
-	}
 	start = ktime_get();
-	conn = smbdx_connect_report(net, (struct sockaddr *)&dst,
-				    have_src ? (struct sockaddr *)&src : NULL,
-				    &cfg, NULL, NULL, &rep);
+	conn = smbdx_connect_report(c->net, (struct sockaddr *)&c->dst,
+				    c->have_src ? (struct sockaddr *)&c->src : NULL,
+				    &c->cfg, NULL, NULL, &rep);
 	elapsed_us = ktime_us_delta(ktime_get(), start);
 	if (IS_ERR(conn)) {
 		err = PTR_ERR(conn);
@@ -162,37 +231,97 @@ static int smbdx_ctl_check(struct sk_buff *skb, struct genl_info *info)
 		id = smbdx_conn_id(conn);
 		smbdx_destroy(conn);
 	}
-	atomic_dec(&smbdx_ctl_checks);
+	msg = smbdx_ctl_answer(c, err, id, elapsed_us, &rep, &ci);
 
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	hdr = genlmsg_put_reply(msg, info, &smbdx_ctl_family, 0, SMBDX_CTL_CMD_CHECK);
-	if (!hdr)
-		goto too_big;
-	if (nla_put_s32(msg, SMBDX_CTL_A_RESULT, err) ||
-	    nla_put_u32(msg, SMBDX_CTL_A_CONN_ID, id) ||
-	    nla_put_u32(msg, SMBDX_CTL_A_ELAPSED_US, elapsed_us) ||
-	    nla_put_string(msg, SMBDX_CTL_A_ADDR, nla_data(info->attrs[SMBDX_CTL_A_ADDR])))
-		goto too_big;
-	if (err) {
-		if (smbdx_ctl_put_failure(msg, &rep))
-			goto too_big;
-	} else {
-		if (nla_put_string(msg, SMBDX_CTL_A_STEP,
-				   smbdx_state_str(SMBDX_CS_ESTABLISHED)) ||
-		    nla_put_u16(msg, SMBDX_CTL_A_PORT,
-				smbdx_sockaddr_port((struct sockaddr *)&ci.peer)) ||
-		    smbdx_ctl_put_params(msg, &ci))
-			goto too_big;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
-
-too_big:
-	nlmsg_free(msg);
-	return -EMSGSIZE;
+	mutex_lock(&smbdx_ctl_mutex);
+	list_del(&c->node);
+	smbdx_ctl_nr--;
+	if (msg && !c->orphan)
+		/* Fails harmlessly if the socket cannot take it. */
+		genlmsg_unicast(c->net, msg, c->portid);
+	else
+		nlmsg_free(msg);
+	mutex_unlock(&smbdx_ctl_mutex);
+	put_net(c->net);
+	kfree(c);
 }
+
+/* SMBDX_CTL_CMD_CHECK: check the request, queue it, return at once. */
+static int smbdx_ctl_check(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net *net = genl_info_net(info);
+	struct smbdx_ctl_check *c;
+	int rc;
+
+	if (GENL_REQ_ATTR_CHECK(info, SMBDX_CTL_A_ADDR))
+		return -EINVAL;
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	rc = smbdx_ctl_addr(net, info->attrs[SMBDX_CTL_A_ADDR], &c->dst,
+			    info->extack);
+	if (rc)
+		goto out_free;
+	if (info->attrs[SMBDX_CTL_A_PORT])
+		smbdx_sockaddr_set_port((struct sockaddr *)&c->dst,
+					nla_get_u16(info->attrs[SMBDX_CTL_A_PORT]));
+	if (info->attrs[SMBDX_CTL_A_SRC]) {
+		rc = smbdx_ctl_addr(net, info->attrs[SMBDX_CTL_A_SRC], &c->src,
+				    info->extack);
+		if (rc)
+			goto out_free;
+		c->have_src = true;
+	}
+	smbdx_conn_config_init(&c->cfg);
+	c->cfg.negotiate_timeout_ms = SMBDX_CTL_TIMEOUT_DEF_MS;
+	if (info->attrs[SMBDX_CTL_A_TIMEOUT_MS])
+		c->cfg.negotiate_timeout_ms =
+			nla_get_u32(info->attrs[SMBDX_CTL_A_TIMEOUT_MS]);
+	nla_strscpy(c->addr, info->attrs[SMBDX_CTL_A_ADDR], sizeof(c->addr));
+	c->portid = info->snd_portid;
+	c->seq = info->snd_seq;
+	INIT_WORK(&c->work, smbdx_ctl_run);
+
+	mutex_lock(&smbdx_ctl_mutex);
+	if (smbdx_ctl_closing) {
+		rc = -ESHUTDOWN;
+	} else if (smbdx_ctl_nr >= SMBDX_CTL_MAX_CHECKS) {
+		NL_SET_ERR_MSG(info->extack, "too many checks in progress");
+		rc = -EBUSY;
+	} else {
+		c->net = get_net(net);
+		list_add_tail(&c->node, &smbdx_ctl_checks);
+		smbdx_ctl_nr++;
+		queue_work(smbdx_ctl_wq, &c->work);
+	}
+	mutex_unlock(&smbdx_ctl_mutex);
+	if (!rc)
+		return 0;
+out_free:
+	kfree(c);
+	return rc;
+}
+
+/* A netlink socket closed: its checks in progress go unanswered. */
+static int smbdx_ctl_release(struct notifier_block *nb, unsigned long event,
+			     void *ptr)
+{
+	struct netlink_notify *n = ptr;
+	struct smbdx_ctl_check *c;
+
+	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC)
+		return NOTIFY_DONE;
+	mutex_lock(&smbdx_ctl_mutex);
+	list_for_each_entry(c, &smbdx_ctl_checks, node)
+		if (c->portid == n->portid && net_eq(c->net, n->net))
+			c->orphan = true;
+	mutex_unlock(&smbdx_ctl_mutex);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block smbdx_ctl_nb = {
+	.notifier_call = smbdx_ctl_release,
+};
 
 static const struct genl_small_ops smbdx_ctl_ops[] = {
 	{
@@ -217,17 +346,43 @@ static struct genl_family smbdx_ctl_family __ro_after_init = {
 /**
  * smbdx_ctl_init() - register the generic netlink family
  *
- * Return: 0 or a negative errno from genl_register_family().
+ * Return: 0, -ENOMEM, or a negative errno from genl_register_family().
  */
 int smbdx_ctl_init(void)
 {
-	return genl_register_family(&smbdx_ctl_family);
+	int rc;
+
+	smbdx_ctl_wq = alloc_workqueue("smbdx_ctl", WQ_UNBOUND,
+				       SMBDX_CTL_MAX_CHECKS);
+	if (!smbdx_ctl_wq)
+		return -ENOMEM;
+	rc = netlink_register_notifier(&smbdx_ctl_nb);
+	if (rc)
+		goto out_wq;
+	rc = genl_register_family(&smbdx_ctl_family);
+	if (rc)
+		goto out_nb;
+	return 0;
+
+out_nb:
+	netlink_unregister_notifier(&smbdx_ctl_nb);
+out_wq:
+	destroy_workqueue(smbdx_ctl_wq);
+	return rc;
 }
 
 /**
- * smbdx_ctl_exit() - unregister it; waits for checks in progress
+ * smbdx_ctl_exit() - unregister it
+ *
+ * Refuses new checks, waits for those in progress (each answers), then
+ * unregisters the family.
  */
 void smbdx_ctl_exit(void)
 {
+	mutex_lock(&smbdx_ctl_mutex);
+	smbdx_ctl_closing = true;
+	mutex_unlock(&smbdx_ctl_mutex);
+	destroy_workqueue(smbdx_ctl_wq);
 	genl_unregister_family(&smbdx_ctl_family);
+	netlink_unregister_notifier(&smbdx_ctl_nb);
 }

@@ -6,7 +6,10 @@
  *
  * One command, SMBDX_CTL_CMD_CHECK (CAP_NET_ADMIN): connect to
  * SMBDX_CTL_A_ADDR, negotiate, disconnect, and answer with the result, the
- * step reached, the cause of a failure and the negotiated parameters.
+ * step reached, the cause of a failure and the negotiated parameters. The
+ * request is acknowledged at once; the answer, a SMBDX_CTL_CMD_CHECK
+ * message with the request's sequence number, follows when the check has
+ * ended (it may come before the acknowledgment).
  */
 #ifndef _SMBDIRECT_CTL_H
 #define _SMBDIRECT_CTL_H

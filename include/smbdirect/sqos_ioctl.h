@@ -17,9 +17,14 @@
  * (MS-SQOS 3.1.5.1). This needs sqos.ko, which cifs loads on demand;
  * without it the request is still sent but nothing is recorded.
  *
- * Errors (errno) are local: EBADF (not an open file of a cifs mount),
- * EOPNOTSUPP (SMB1 mount), EINVAL (lengths, reserved fields), EFAULT,
- * ENOMEM, or the transport's error when no answer came.
+ * Only the open of a regular file can be tagged: MS-SQOS associates the
+ * opens of files with flows, and cifs frees a directory's handle without
+ * the final close that takes a handle out of its flow.
+ *
+ * Errors (errno) are local: EISDIR (a directory; nothing is sent), EBADF
+ * (not an open regular file of a cifs mount), EOPNOTSUPP (SMB1 mount),
+ * EINVAL (lengths, reserved fields), EFAULT, ENOMEM, or the transport's
+ * error when no answer came.
  */
 #ifndef _SMBDIRECT_SQOS_IOCTL_H
 #define _SMBDIRECT_SQOS_IOCTL_H

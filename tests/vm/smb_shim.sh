@@ -19,7 +19,10 @@
 # exists and rxe's own (1 MiB in one WRITE) without it. Last, under a
 # mount, siw is removed and added back (ksmbd must listen on the new
 # device, cifs must reconnect to it), then ksmbd is restarted (cifs must
-# reconnect again).
+# reconnect again), then an O_DIRECT read's registration is held (a fault
+# point of our cifs) while cifs replaces its connection, and the read must
+# complete intact (before the fix: KASAN use-after-free in
+# smbd_register_mr on the debug kernel).
 # Exit 0 = pass.
 . "$(dirname "$0")/lib.sh"
 
@@ -347,6 +350,56 @@ drop_caches
 [ "$(timeout 120 md5sum "$MNT/reconnect" | cut -d' ' -f1)" = "$(md5 "$SRC/1048576")" ] ||
 	fail "read after ksmbd restarted (cifs did not reconnect?)"
 roundtrip after-restart 4096 direct
+
+# A registration across a reconnection: the fault point
+# cifs.smbd_fault_hold_register holds an O_DIRECT read's registration
+# before it looks at the connection; meanwhile one failed Send
+# (smbdirect's post_send fault point) ends the connection and cifs makes a
+# new one; then the registration goes on and the read must complete with
+# the file's data. cifs passes smbd_register_mr() server->smbd_conn as it
+# read it, without its server lock; before the fix the held registration
+# then took its reference on the connection the reconnection had freed
+# (KASAN: slab-use-after-free in smbd_register_mr; on the plain kernel the
+# freed memory is mostly the new connection's, and nothing shows). Stock
+# 6.12 has the same race (smb2pdu.c, smbd_destroy()).
+H=/sys/module/cifs/parameters/smbd_fault_hold_register
+FI=$D/fault/post_send
+[ -e "$H" ] || fail "our cifs has no fault point $H"
+[ -e "$FI/probability" ] || fail "no fault point $FI (CONFIG_FAULT_INJECTION_DEBUG_FS)"
+conn_of_mount() {
+	sed -n 's/^SMBDirect: smbdirect.ko connection \([0-9]*\).*/\1/p' \
+		/proc/fs/cifs/DebugData | head -n 1
+}
+# replaced OLD: an active connection other than OLD is established on
+# siw (smbdirect's list: DebugData is not read while cifs reconnects)
+replaced() {
+	grep " role=active state=ESTABLISHED dev=$SIW_DEV " "$D/connections" |
+		cut -d' ' -f1 | grep -qvx "$1"
+}
+drop_caches
+c0=$(conn_of_mount)
+echo 1 >"$H"
+dd if="$MNT/reconnect" of=/tmp/smb-shim-held bs=1M iflag=direct \
+	>/tmp/smb-shim-held.log 2>&1 &
+dd_pid=$!
+wait_for 60 grep -qx 2 "$H" || fail "no registration reached the fault point"
+fault_once "$FI"
+# A request of its own (any Send fails now): the connection ends.
+timeout 120 sh -c ": >'$MNT/held-reconnect'" 2>/dev/null &
+wait_for 60 replaced "$c0" || fail "cifs did not replace connection $c0"
+fault_off "$FI"
+echo 0 >"$H"
+wait "$dd_pid" || {
+	# cifs may fail the read it issued before the reconnection: read again.
+	cat /tmp/smb-shim-held.log
+	dd if="$MNT/reconnect" of=/tmp/smb-shim-held bs=1M iflag=direct 2>/dev/null ||
+		fail "O_DIRECT read after the held registration"
+}
+wait
+[ "$(md5 /tmp/smb-shim-held)" = "$(md5 "$SRC/1048576")" ] ||
+	fail "the read whose registration was held returned other data"
+say "a registration held across the reconnection of $c0 to $(conn_of_mount): read intact"
+rm -f /tmp/smb-shim-held "$MNT/held-reconnect"
 umount "$MNT" || fail "umount $MNT"
 session "$SIW_ADDR" "$SIW_DEV" 3.1.1 4096 1048576
 

@@ -8,7 +8,9 @@
 # device and counts), and check (a listener of smbd_test on rxe and on siw
 # answers, negotiated sizes reported; a port without a listener fails at
 # CONNECTING as rejected; an address no RDMA device reaches fails before
-# connecting; the failures are counted in stats). Exit 0 = pass.
+# connecting; the failures are counted in stats; a generic netlink family
+# can be registered and unregistered while a check waits for its peer).
+# Exit 0 = pass.
 . "$(dirname "$0")/lib.sh"
 
 C=/sys/kernel/debug/smbd_test/control
@@ -128,6 +130,36 @@ if smbdctl --json check 203.0.113.9 --timeout 3 >"$T/check.unreach"; then
 fi
 grep -q '"ok": false' "$T/check.unreach" || fail "unreachable: ok"
 grep -q '"step": "RESOLVE_ADDR"' "$T/check.unreach" || fail "unreachable: step"
+
+# check waits outside genetlink's locks: while a check waits for a peer
+# that accepted the connection but never negotiates (smbd_test's raw
+# listener, silent), ksmbd.ko is loaded and unloaded, which registers and
+# unregisters its generic netlink family; both must be done while the
+# check still waits. The check fails at NEGOTIATING once the listener
+# goes. Before the fix the check held genetlink's cb_lock for its whole
+# wait and genl_register_family() waited for the check's timeout. The
+# timeout is the longest (30 s): loading ksmbd.ko takes about 6 s on the
+# debug kernel.
+[ ! -d /sys/module/ksmbd ] || fail "ksmbd is loaded already"
+ts=$(cut -d' ' -f1 /proc/uptime)
+cmd listen raw "$RXE_ADDR" 4455
+smbdctl check "$RXE_ADDR" --port 4455 --timeout 30 >"$T/check.held" 2>&1 &
+held=$!
+wait_for 20 grep -q " role=active state=NEGOTIATING .* peer=$RXE_ADDR:4455 " \
+	"$D/connections" || fail "the check did not reach NEGOTIATING"
+t0=$(cut -d' ' -f1 /proc/uptime)
+modprobe ksmbd || fail "modprobe ksmbd"
+rmmod ksmbd || fail "rmmod ksmbd"
+t1=$(cut -d' ' -f1 /proc/uptime)
+kill -0 "$held" 2>/dev/null ||
+	fail "a genetlink family came and went only after the check had ended ($t0 -> $t1 s)"
+say "ksmbd's genetlink family registered and unregistered in $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s during a check"
+cmd unlisten "$RXE_ADDR" 4455
+if wait "$held"; then
+	fail "a check of a peer that never negotiates passed"
+fi
+grep -q "FAILED at NEGOTIATING" "$T/check.held" || fail "held check: step"
+say "a check beside a genetlink (un)registration: $(awk -v a="$ts" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { print b - a }') s in all"
 
 # stats: every counter and every non-zero error of debugfs, same values
 smbdctl --json stats >"$T/stats.json" || fail "smbdctl --json stats"

@@ -12,7 +12,9 @@
 #     part (with SET_POLICY, which checks the names) gives
 #     STATUS_INVALID_PARAMETER; SET_POLICY on an open with no
 #     flow gives STATUS_NOT_FOUND; with configfs enabled=0 ksmbd answers
-#     STATUS_NOT_SUPPORTED, as without sqos.ko.
+#     STATUS_NOT_SUPPORTED, as without sqos.ko. On rxe the ioctl on a
+#     listed directory fails with EISDIR, and a file tagged with the same
+#     flow afterwards reports its counters (dir_refused).
 #  2. Rates, SQOS_SECS (20) seconds each, O_DIRECT reads at depth 8 on the
 #     tagged handle: 8 KiB reads run at 100 IOPS +-15% while an untagged
 #     handle of the same mount (fio's), at the same time, runs at least 5
@@ -52,6 +54,7 @@ POLICY=5c0e9a3e-1d2b-4f6a-8c11-0a0b0c0d0e01
 UNKNOWN=5c0e9a3e-1d2b-4f6a-8c11-0a0b0c0d0eff
 FLOW=5c0e9a3e-1d2b-4f6a-8c11-0a0b0c0d0e02
 FLOW2=5c0e9a3e-1d2b-4f6a-8c11-0a0b0c0d0e03
+FLOW3=5c0e9a3e-1d2b-4f6a-8c11-0a0b0c0d0e04
 # Length of each load (at least 10: the client's first counter report
 # comes after TimeToLive, 4 s)
 SECS=${SQOS_SECS:-20}
@@ -174,6 +177,7 @@ force user = root" >/dev/null || fail "ksmbd.addshare"
 	dd if=/dev/zero of="$K/share/tagged" bs=1M count=64 2>/dev/null || fail "dd"
 	dd if=/dev/zero of="$K/share/free" bs=1M count=64 2>/dev/null || fail "dd"
 	: >"$K/share/ctl" || fail "touch"
+	mkdir -p "$K/share/dir" && : >"$K/share/dir/entry" || fail "mkdir dir"
 }
 
 do_mount() { # do_mount ADDR
@@ -184,6 +188,34 @@ do_mount() { # do_mount ADDR
 		sleep 2
 	done
 	fail "mount //$1/share over RDMA"
+}
+
+# dir_refused: CIFS_IOC_SQOS_CONTROL on a directory is refused (EISDIR),
+# even when a listing gave its open an SMB2 handle. cifs_closedir() frees
+# a directory's handle without the final put that takes a file's handle
+# out of its flow (cifs_sqos_close()), so a tagged directory left its
+# freed handle at the head of the flow: a file tagged with the same flow
+# afterwards made the flow's status work send on the freed handle
+# (KASAN: slab-use-after-free in cifs_sqos_status_work), and the flow and
+# its reference on sqos.ko leaked. Stock 6.12 has no such ioctl. The
+# file's load runs until the server has the client's first
+# UPDATE_COUNTERS: the status work has run.
+dir_refused() {
+	"$CTL" "$MNT/dir" flow "$FLOW3" >/tmp/sqos-dir.log 2>&1
+	_drc=$?
+	"$CTL" -q "$MNT/tagged" flow "$FLOW3" load read 30 8192 1 \
+		>/tmp/sqos-dir-file.log 2>&1 &
+	_l=$!
+	_upd=1
+	wait_for 30 sh -c "grep -A5 '^flow $FLOW3' $Q/flows |
+		grep -q ' client_updates=[1-9]'" && _upd=0
+	kill "$_l" 2>/dev/null
+	wait "$_l"
+	cat /tmp/sqos-dir.log /tmp/sqos-dir-file.log
+	[ "$_drc" -eq 2 ] && grep -q "CIFS_IOC_SQOS_CONTROL: Is a directory" /tmp/sqos-dir.log ||
+		fail "the directory was not refused with EISDIR (sqos-ctl exited $_drc)"
+	[ "$_upd" -eq 0 ] || fail "no UPDATE_COUNTERS of flow $FLOW3 from the tagged file"
+	say "a directory is refused (EISDIR); a file of the same flow reports its counters"
 }
 
 # The answers of part 1; $1 = "" (our cifs: the handle) or -p
@@ -311,6 +343,7 @@ device() { # device ADDR DEV
 	grep -q "role=active state=ESTABLISHED dev=$2 " /proc/fs/cifs/DebugData ||
 		fail "the mount is not on $2"
 	answers ""
+	[ "$2" != "$RXE_DEV" ] || dir_refused
 	# Storage QoS disabled: ksmbd answers as the kernel's own does.
 	echo 0 >"$C/enabled" || fail "cannot disable Storage QoS"
 	ctl 1 "$MNT/ctl" flow "$FLOW" + status

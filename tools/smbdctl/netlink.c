@@ -2,8 +2,12 @@
 /*
  * "smbdctl check": one request to smbdirect.ko's generic netlink family
  * (include/smbdirect/ctl.h), over a plain NETLINK_GENERIC socket. The
- * module connects, negotiates and disconnects while the request is being
- * sent, so the answer is the next message on the socket.
+ * module acknowledges the request at once and runs the check in a work item
+ * of its own (so that genetlink's locks are not held while it waits for
+ * the peer); the answer comes later on the same socket, a message of the
+ * family with the request's sequence number. It may arrive before or after
+ * the acknowledgment; the wait for both is bounded by the check's timeout
+ * plus CHECK_MARGIN_S.
  */
 
 #include <errno.h>
@@ -12,11 +16,15 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 #include <smbdirect/ctl.h>
 
 #include "smbdctl.h"
+
+/* Longest wait for an answer beyond the check's own timeout */
+#define CHECK_MARGIN_S	30
 
 enum attr_kind { A_STR, A_U8, A_U16, A_U32, A_S32 };
 
@@ -95,41 +103,48 @@ static int put_str(struct nlbuf *b, unsigned short type, const char *s)
 }
 
 /*
- * Send @req and read the answer into @ans. Return: 0 when @ans holds a
- * message of the family; a negative errno from the kernel (its NLMSG_ERROR
- * answer) or from the socket otherwise.
+ * Send @req and read the answer, the first message of the family with
+ * @req's sequence number, into @ans. With @late the answer may come after
+ * the acknowledgment (a check); without it, it comes before. Return: 0
+ * when @ans holds the answer; a negative errno from the kernel (its
+ * NLMSG_ERROR answer) or from the socket otherwise (-EAGAIN: no answer
+ * within the socket's receive timeout).
  */
-static int transact(int fd, struct nlbuf *req, struct nlbuf *ans)
+static int transact(int fd, struct nlbuf *req, struct nlbuf *ans, bool late)
 {
 	struct sockaddr_nl nladdr = { .nl_family = AF_NETLINK };
 	static struct nlbuf rx;
+	bool have = false, acked = false;
 	struct nlmsghdr *h;
-	bool have = false;
 	ssize_t n;
 
 	req->hdr.nlmsg_len = req->len;
 	if (sendto(fd, req->data, req->len, 0, (struct sockaddr *)&nladdr,
 		   sizeof(nladdr)) < 0)
 		return -errno;
-	for (;;) {
+	while (!have || !acked) {
 		n = recv(fd, rx.data, sizeof(rx.data), 0);
 		if (n < 0)
 			return -errno;
 		for (h = &rx.hdr; NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
+			if (h->nlmsg_seq != req->hdr.nlmsg_seq)
+				continue;
 			if (h->nlmsg_type == NLMSG_ERROR) {
 				struct nlmsgerr *e = NLMSG_DATA(h);
 
 				if (e->error)
 					return e->error;
-				return have ? 0 : -ENODATA;	/* the ACK */
-			}
-			if (!have) {
+				if (!have && !late)
+					return -ENODATA;
+				acked = true;	/* the ACK */
+			} else if (!have) {
 				memcpy(ans->data, h, h->nlmsg_len);
 				ans->len = h->nlmsg_len;
 				have = true;
 			}
 		}
 	}
+	return 0;
 }
 
 /* The attributes of a genetlink message, indexed by type. */
@@ -166,7 +181,7 @@ static int family_id(int fd, char *err, size_t errlen)
 	msg_init(&req, GENL_ID_CTRL, CTRL_CMD_GETFAMILY);
 	((struct genlmsghdr *)NLMSG_DATA(&req.hdr))->version = 1;
 	put_str(&req, CTRL_ATTR_FAMILY_NAME, SMBDX_CTL_FAMILY_NAME);
-	rc = transact(fd, &req, &ans);
+	rc = transact(fd, &req, &ans, false);
 	if (rc == -ENOENT) {
 		snprintf(err, errlen,
 			 "smbdirect.ko is not loaded (no generic netlink family \"%s\"; modprobe smbdirect)",
@@ -203,6 +218,7 @@ int nl_check(const struct check_req *req, struct check_res *res, char *err,
 	static struct nlbuf msg, ans;
 	uint16_t port = req->port;
 	uint32_t tmo = req->timeout_ms;
+	struct timeval tv = {};
 	int fd, fam, rc, i;
 	char num[32];
 
@@ -219,6 +235,15 @@ int nl_check(const struct check_req *req, struct check_res *res, char *err,
 		return fam;
 	}
 	msg_init(&msg, fam, SMBDX_CTL_CMD_CHECK);
+	msg.hdr.nlmsg_seq = 2;
+	tv.tv_sec = (tmo ? tmo : SMBDX_CTL_TIMEOUT_DEF_MS) / 1000 + 1 +
+		    CHECK_MARGIN_S;
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "netlink socket: %s", strerror(errno));
+		close(fd);
+		return rc;
+	}
 	rc = put_str(&msg, SMBDX_CTL_A_ADDR, req->addr);
 	if (!rc && req->src)
 		rc = put_str(&msg, SMBDX_CTL_A_SRC, req->src);
@@ -227,10 +252,15 @@ int nl_check(const struct check_req *req, struct check_res *res, char *err,
 	if (!rc && tmo)
 		rc = put_attr(&msg, SMBDX_CTL_A_TIMEOUT_MS, &tmo, sizeof(tmo));
 	if (!rc)
-		rc = transact(fd, &msg, &ans);
+		rc = transact(fd, &msg, &ans, true);
 	close(fd);
 	if (rc == -EPERM) {
 		snprintf(err, errlen, "check needs CAP_NET_ADMIN (run it as root)");
+		return rc;
+	}
+	if (rc == -EAGAIN) {
+		snprintf(err, errlen, "check request: no answer from the module within %ld s",
+			 (long)tv.tv_sec);
 		return rc;
 	}
 	if (rc) {

@@ -29,6 +29,7 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 
 #include <smbdirect/sqos_ioctl.h>
 
@@ -488,6 +489,27 @@ static int run_load(bool write, double secs, size_t bs, int depth)
 	return 0;
 }
 
+/*
+ * A directory is opened read-only and listed once: cifs gives the open its
+ * SMB2 handle only then, so that the requests reach cifs's ioctl with a
+ * handle behind them. Our cifs refuses them (EISDIR: only the opens of
+ * regular files join a flow).
+ */
+static int open_dir(const char *p)
+{
+	char buf[4096];
+	int d = open(p, O_RDONLY | O_DIRECTORY);
+
+	if (d >= 0 && syscall(SYS_getdents64, d, buf, sizeof(buf)) < 0) {
+		int e = errno;
+
+		close(d);
+		errno = e;
+		return -1;
+	}
+	return d;
+}
+
 static void reset(struct request *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -523,6 +545,7 @@ int main(int argc, char **argv)
 {
 	struct request r;
 	bool pending = false, join = false;
+	struct stat st;
 	int i, rc = 0, ret, opt;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -541,9 +564,13 @@ int main(int argc, char **argv)
 	if (argc - optind < 2)
 		help();
 	path = argv[optind];
-	fd = open(path, O_RDWR | O_DIRECT);
-	if (fd < 0)
-		fd = open(path, O_RDONLY | O_DIRECT);
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		fd = open_dir(path);
+	} else {
+		fd = open(path, O_RDWR | O_DIRECT);
+		if (fd < 0)
+			fd = open(path, O_RDONLY | O_DIRECT);
+	}
 	if (fd < 0) {
 		fprintf(stderr, "sqos-ctl: %s: %s\n", path, strerror(errno));
 		return 2;

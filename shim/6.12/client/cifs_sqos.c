@@ -19,6 +19,12 @@
  *            cifs_reopen_file()      -> cifs_sqos_reopened(): the handle's
  *                new server open joins its flow again
  *
+ * Only the open of a regular file joins a flow: the ioctl refuses a
+ * directory (EISDIR). cifs gives a directory's open a cifsFileInfo too
+ * (after a listing), but cifs_closedir() frees it without the final
+ * _cifsFileInfo_put(), so a directory's handle could never leave its flow;
+ * MS-SQOS speaks of the opens of files (virtual disks), not of listings.
+ *
  * Client flows are kept by LogicalFlowID (the initiator owns its flows,
  * 3.1.1.1): handles of any mount tagged with the same ID share one flow, its
  * limiter, its counters and its timer. A flow lives while a handle is in it
@@ -648,11 +654,17 @@ out:
  * @filep: the file; its SMB2 handle gets the FSCTL
  * @arg: struct cifs_sqos_control in user space
  *
+ * Only a regular file's open can be tagged: a directory's handle is freed
+ * by cifs_closedir() without the final put that takes a handle out of its
+ * flow (cifs_sqos_close()), so it is refused before anything is sent.
+ *
  * Return: 0 when the server answered (its NTSTATUS is in the argument),
- * otherwise a negative errno (include/smbdirect/sqos_ioctl.h).
+ * otherwise a negative errno (include/smbdirect/sqos_ioctl.h): -EISDIR
+ * for a directory, -EBADF for any other open that is not a regular file's.
  */
 long cifs_sqos_ioctl(struct file *filep, void __user *arg)
 {
+	umode_t mode = file_inode(filep)->i_mode;
 	struct cifsFileInfo *cfile = filep->private_data;
 	const struct sqos_ops *ops;
 	struct cifs_sqos_control c;
@@ -664,7 +676,9 @@ long cifs_sqos_ioctl(struct file *filep, void __user *arg)
 	u32 out_len = 0, nt = 0;
 	int rc;
 
-	if (!cfile || !cfile->tlink)
+	if (S_ISDIR(mode))
+		return -EISDIR;
+	if (!S_ISREG(mode) || !cfile || !cfile->tlink)
 		return -EBADF;
 	tcon = tlink_tcon(cfile->tlink);
 	if (tcon->ses->server->vals->protocol_id < SMB20_PROT_ID)

@@ -45,7 +45,18 @@
  * a reference on the struct smbd_connection (and smbdx_register() one on
  * the smbdirect connection), so smbd_destroy() never frees what it uses;
  * a registration keeps working after the connection was destroyed
- * (smbdx_deregister() then only frees it).
+ * (smbdx_deregister() then only frees it). cifs evaluates
+ * server->smbd_conn for smbd_register_mr() without the lock, so the
+ * pointer it passes may already be freed by a reconnection: smbdirect.h
+ * turns the call into smbd_register_mr_at(&server->smbd_conn, ...), which
+ * reads the pointer and takes its reference under RCU; smbd_destroy()
+ * clears server->smbd_conn and waits for an RCU grace period before it
+ * drops the server's reference. The same wait keeps the connection alive
+ * for DebugData, which reads server->smbd_conn under cifs_tcp_ses_lock (a
+ * spinlock, an RCU reader). cifs's other unlocked reads of
+ * server->smbd_conn (smb2pdu.c's rdma_readwrite_threshold, file.c's
+ * max_frmr_depth, smb2ops.c's sizes) stay as racy as in stock 6.12
+ * (Documentation/design.rst, "Known limits").
  *
  * Transport recovery: a lost connection makes smbd_recv() return the
  * connection's error once the messages received before the loss are read,
@@ -56,6 +67,7 @@
  * still posted.
  */
 
+#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
@@ -84,6 +96,12 @@ MODULE_IMPORT_NS(SMBDX_NS);
  * seconds").
  */
 #define SMBD_SEND_TIMEOUT_MS	15000
+
+/*
+ * Longest hold of a registration at the fault point
+ * cifs.smbd_fault_hold_register.
+ */
+#define SMBD_FAULT_HOLD_MAX	(60 * HZ)
 
 /* Length field of the stream form of a message. */
 #define SMBD_RFC1002_LEN	4
@@ -136,6 +154,36 @@ static void smbd_make_config(struct smbdx_conn_config *cfg)
 	cfg->keepalive_ms = cfg->proto.keepalive_interval * MSEC_PER_SEC;
 	cfg->io_timeout_ms = SMBD_SEND_TIMEOUT_MS;
 }
+
+#ifdef CONFIG_FAULT_INJECTION
+/*
+ * A fault point for the tests (tests/vm/smb_shim.sh): writing 1 to
+ * /sys/module/cifs/parameters/smbd_fault_hold_register arms it; the next
+ * smbd_register_mr() sets it to 2 and waits, before it looks at the
+ * connection, until it is written 0 (at most SMBD_FAULT_HOLD_MAX), so that
+ * a test can end and replace the connection exactly there.
+ */
+static int smbd_fault_hold_register;
+module_param(smbd_fault_hold_register, int, 0644);
+MODULE_PARM_DESC(smbd_fault_hold_register,
+		 "Test fault point: 1 holds the next SMB Direct registration until this is set to 0");
+
+static void smbd_fault_hold(void)
+{
+	unsigned long end = jiffies + SMBD_FAULT_HOLD_MAX;
+
+	if (cmpxchg(&smbd_fault_hold_register, 1, 2) != 1)
+		return;
+	while (READ_ONCE(smbd_fault_hold_register) == 2 &&
+	       time_before(jiffies, end))
+		msleep(20);
+	WRITE_ONCE(smbd_fault_hold_register, 0);
+}
+#else
+static inline void smbd_fault_hold(void)
+{
+}
+#endif
 
 static void smbd_release(struct kref *ref)
 {
@@ -264,8 +312,8 @@ struct smbd_connection *smbd_get_connection(struct TCP_Server_Info *server,
  * Disconnects first, so that every wait on the connection ends at once;
  * the connection is freed when no registration is in progress any more.
  *
- * Context: process, may sleep briefly (the QP is drained); called with
- * cifs's server lock held on reconnection.
+ * Context: process, may sleep briefly (an RCU grace period, the QP is
+ * drained); called with cifs's server lock held on reconnection.
  */
 void smbd_destroy(struct TCP_Server_Info *server)
 {
@@ -273,12 +321,18 @@ void smbd_destroy(struct TCP_Server_Info *server)
 
 	if (!info)
 		return;
-	server->smbd_conn = NULL;
+	WRITE_ONCE(server->smbd_conn, NULL);
 	smbdx_disconnect(info->conn);
 	if (info->msg) {
 		smbdx_msg_free(info->msg);
 		info->msg = NULL;
 	}
+	/*
+	 * Readers that found the connection in server->smbd_conn under RCU
+	 * (smbd_register_mr_at(); DebugData, under cifs_tcp_ses_lock) have
+	 * taken their reference or are done with it.
+	 */
+	synchronize_rcu();
 	kref_put(&info->ref, smbd_release);
 }
 
@@ -292,10 +346,13 @@ void smbd_destroy(struct TCP_Server_Info *server)
  */
 int smbd_reconnect(struct TCP_Server_Info *server)
 {
+	struct smbd_connection *info;
+
 	smbd_destroy(server);
-	server->smbd_conn = smbd_get_connection(server, (struct sockaddr *)
-						&server->dstaddr);
-	if (!server->smbd_conn) {
+	info = smbd_get_connection(server, (struct sockaddr *)&server->dstaddr);
+	/* Published whole to smbd_register_mr(), which does not lock. */
+	smp_store_release(&server->smbd_conn, info);
+	if (!info) {
 		trace_smb3_smbd_connect_err(server->hostname, server->conn_id,
 					    &server->dstaddr);
 		return -ENOENT;
@@ -415,8 +472,9 @@ int smbd_send(struct TCP_Server_Info *server, int num_rqst,
 }
 
 /**
- * smbd_register_mr() - register an I/O buffer for the server's RDMA
- * @info: connection
+ * smbd_register_mr_at() - register an I/O buffer for the server's RDMA
+ * @slot: where cifs keeps its connection, &server->smbd_conn (cifs calls
+ *	smbd_register_mr(server->smbd_conn, ...), a macro of smbdirect.h)
  * @iter: the buffer; consumed
  * @writing: true if the server writes into the buffer (the data of an
  *	SMB2 READ), false if it reads it (an SMB2 WRITE)
@@ -426,26 +484,41 @@ int smbd_send(struct TCP_Server_Info *server, int num_rqst,
  * The buffer must fit in one descriptor: cifs sizes its I/O with the
  * MaxReadWriteSize and max_frmr_depth smbd_get_connection() published.
  *
+ * cifs does not hold its server lock here, so a reconnection may replace
+ * or destroy the connection at any time. The connection is therefore read
+ * from @slot here, not where cifs evaluated its argument, and the
+ * registration's reference is taken under RCU: smbd_destroy() clears the
+ * slot and waits for a grace period before it drops the server's
+ * reference, so a connection still in the slot has that reference.
+ *
  * Context: process, may sleep (until enough MRs are free, or the
  * connection is lost).
  *
- * Return: the registration, or NULL on failure (cifs retries the I/O).
+ * Return: the registration, or NULL on failure, among them no connection
+ * (cifs retries the I/O).
  */
-struct smbd_mr *smbd_register_mr(struct smbd_connection *info,
-				 struct iov_iter *iter, bool writing,
-				 bool need_invalidate)
+struct smbd_mr *smbd_register_mr_at(struct smbd_connection **slot,
+				    struct iov_iter *iter, bool writing,
+				    bool need_invalidate)
 {
 	unsigned int flags = SMBDX_REG_ONE_DESC | SMBDX_REG_POSTED;
 	const struct smbdx_buffer_desc_v1 *d;
+	struct smbd_connection *info;
 	struct smbdx_reg *reg;
 	struct smbd_mr *mr;
 	u32 n;
 
+	smbd_fault_hold();
 	flags |= writing ? SMBDX_REG_REMOTE_WRITE : SMBDX_REG_REMOTE_READ;
 	mr = kzalloc(sizeof(*mr), GFP_NOFS);
 	if (!mr)
 		return NULL;
-	if (!kref_get_unless_zero(&info->ref)) {
+	rcu_read_lock();
+	info = READ_ONCE(*slot);
+	if (info)
+		kref_get(&info->ref);
+	rcu_read_unlock();
+	if (!info) {
 		kfree(mr);
 		return NULL;
 	}
@@ -498,7 +571,12 @@ int smbd_deregister_mr(struct smbd_mr *mr)
  */
 void smbd_debug_show(struct seq_file *m, struct smbd_connection *info)
 {
-	const struct smbdirect_socket_parameters *sp = &info->socket.parameters;
+	const struct smbdirect_socket_parameters *sp;
+
+	/* cifs read server->smbd_conn again: destroyed since its check */
+	if (!info)
+		return;
+	sp = &info->socket.parameters;
 
 	seq_printf(m, "\nSMBDirect: smbdirect.ko connection %u",
 		   smbdx_conn_id(info->conn));

@@ -47,7 +47,9 @@ extern int smbd_receive_credit_max;
  *	RDMA read/write (smb2pdu.c)
  * @max_frmr_depth: pages one registration may span (file.c's segment limit)
  * @conn: the smbdirect.ko connection
- * @ref: one for the TCP_Server_Info, one per smbd_register_mr() in progress
+ * @ref: one for the TCP_Server_Info (dropped by smbd_destroy() an RCU grace
+ *	period after it cleared server->smbd_conn), one per smbd_register_mr()
+ *	in progress (taken under RCU)
  * @msg: message being read by smbd_recv(), NULL at a message boundary
  * @msg_len: its length
  * @pos: bytes of the stream form of @msg (4-byte length, then the
@@ -110,9 +112,18 @@ int smbd_recv(struct smbd_connection *info, struct msghdr *msg);
 int smbd_send(struct TCP_Server_Info *server, int num_rqst,
 	      struct smb_rqst *rqst);
 
-struct smbd_mr *smbd_register_mr(struct smbd_connection *info,
-				 struct iov_iter *iter, bool writing,
-				 bool need_invalidate);
+struct smbd_mr *smbd_register_mr_at(struct smbd_connection **slot,
+				    struct iov_iter *iter, bool writing,
+				    bool need_invalidate);
+/*
+ * cifs calls smbd_register_mr(server->smbd_conn, ...) without its server
+ * lock; a reconnection may free that connection between cifs's read of the
+ * field and the call. The macro passes the field's address instead, so
+ * that the shim reads it under RCU (smbdirect.c). Any argument that is not
+ * an lvalue fails to compile.
+ */
+#define smbd_register_mr(info, iter, writing, need_invalidate) \
+	smbd_register_mr_at(&(info), iter, writing, need_invalidate)
 int smbd_deregister_mr(struct smbd_mr *mr);
 
 void smbd_debug_show(struct seq_file *m, struct smbd_connection *info);
