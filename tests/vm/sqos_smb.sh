@@ -37,6 +37,18 @@
 #     the tool falls back to the FSCTL pass-through and gets the same
 #     answers (NTSTATUS as cifs maps it to an errno).
 #  5. Without sqos.ko our ksmbd answers STATUS_NOT_SUPPORTED and serves data.
+#  6. A throttled flow costs no one else a worker (rxe, once): a hostile
+#     user (smb2_sqos_hog.py, impacket over TCP) tags its open with a flow
+#     of its own at Limit = 1 and sends SQOS_HOG_READS (1024) 4 KiB READs
+#     without waiting for answers, enough to fill ksmbd-io's max_active
+#     (256 per CPU, 2 CPUs) if each delayed READ held a worker, as it did
+#     until issue 34 (the N-th READ slept about N seconds in its worker).
+#     An untagged fio load on the mount must keep at least 80% of its
+#     IOPS of just before and just after (SQOS_HOG_SECS, 4 s, each); the
+#     server holds at most max_held_flow of the READs back and answers the
+#     rest at once; when the connection ends, its held READs go at once.
+#     Stock 6.12 ksmbd has no Storage QoS, so not this lever.
+#     SQOS_HOG_ONLY=1 runs only this part (make stress: more READs, longer).
 # Exit 0 = pass.
 . "$(dirname "$0")/lib.sh"
 
@@ -71,6 +83,9 @@ LOW_PCT=85
 case "$(uname -r)" in
 *-dbg) RATE=2 RATE64=10 LOW_PCT=60 ;;
 esac
+# Part 6: READs the hostile client keeps in flight, seconds per fio run
+HOG_READS=${SQOS_HOG_READS:-1024}
+HOG_SECS=${SQOS_HOG_SECS:-4}
 CTL=$(command -v sqos-ctl)
 THROTTLE=/sys/module/cifs/parameters/sqos_throttle
 FI=$D/fault/post_send
@@ -170,9 +185,14 @@ force user = root" >/dev/null || fail "ksmbd.addshare"
 		fail "ksmbd does not listen on rxe"
 	wait_for 30 grep -q "addr=$SIW_ADDR:5445 dev=$SIW_DEV " "$D/listeners" ||
 		fail "ksmbd does not listen on siw"
+	# ksmbd's TCP listener (port 445 = 0x01BD, state 0A = LISTEN), for
+	# part 6
+	wait_for 30 grep -q ':01BD [0-9A-F]*:0000 0A ' /proc/net/tcp6 /proc/net/tcp ||
+		fail "ksmbd does not listen on TCP port 445"
 	# 64 MiB files for the loads, written on the server's side
 	dd if=/dev/zero of="$K/share/tagged" bs=1M count=64 2>/dev/null || fail "dd"
 	dd if=/dev/zero of="$K/share/free" bs=1M count=64 2>/dev/null || fail "dd"
+	dd if=/dev/zero of="$K/share/hog" bs=1M count=1 2>/dev/null || fail "dd"
 	: >"$K/share/ctl" || fail "touch"
 }
 
@@ -305,6 +325,64 @@ lose_connection() {
 	wait "$_l" || :
 }
 
+# untagged_iops LOG: untagged 8 KiB O_DIRECT reads at depth 8 (fio) on
+# the mount for HOG_SECS; their IOPS in $_v
+untagged_iops() {
+	fio --name=untagged --filename="$MNT/free" --rw=randread --bs=8k \
+		--iodepth=8 --ioengine=libaio --direct=1 --time_based \
+		--runtime="$HOG_SECS" --output-format=terse --terse-version=3 \
+		>"$1" 2>&1 || { cat "$1"; fail "untagged fio load failed"; }
+	_v=$(fio_read_iops "$1")
+	[ -n "$_v" ] || { cat "$1"; fail "no IOPS in fio's output"; }
+}
+
+# hog: part 6 (see the top of this file), on the mount of $RXE_ADDR
+hog() {
+	wait_for 15 sh -c "! grep -q '^flow $FLOW' $Q/flows" ||
+		fail "flow $FLOW is still there from an earlier run"
+	untagged_iops /tmp/sqos-hog0.log
+	_i0=$_v
+	rm -f "$K/hog-stop"
+	python3 "$(dirname "$0")/smb2_sqos_hog.py" "$RXE_ADDR" share "$USER" \
+		"$PASS" hog "$FLOW" "$HOG_READS" "$K/hog-stop" \
+		>/tmp/sqos-hog.log 2>&1 &
+	_h=$!
+	wait_for 120 grep -q '^sent ' /tmp/sqos-hog.log || {
+		cat /tmp/sqos-hog.log
+		fail "the hostile client did not send its READs"
+	}
+	# The server takes them in (about a second on the debug kernel); the
+	# READs it holds back wait up to sqos.ko's max_delay_ms (10 s), longer
+	# than the measurement below.
+	sleep 2
+	snap_flows
+	untagged_iops /tmp/sqos-hog1.log
+	_i1=$_v
+	touch "$K/hog-stop"
+	wait "$_h" || { cat /tmp/sqos-hog.log; fail "the hostile client failed"; }
+	untagged_iops /tmp/sqos-hog2.log
+	_i2=$_v
+	sed -n '1p;$p' /tmp/sqos-hog.log
+	_want=$(awk -v a="$_i0" -v b="$_i2" 'BEGIN { printf "%.1f", 0.8 * (a + b) / 2 }')
+	say "untagged 8192-byte reads: $_i0 IOPS before, $_i1 beside $HOG_READS READs of a flow at 1 IOPS (want $_want or more), $_i2 after"
+	in_range "$_i1" "$_want" 1e9 ||
+		fail "a flow at Limit = 1 with $HOG_READS READs in flight slowed an untagged client to $_i1 IOPS"
+	_held=$(flow_field held)
+	_unheld=$(flow_field unheld)
+	_max=$(cat /sys/module/sqos/parameters/max_held_flow)
+	say "the server held $_held READs of the flow back (at most $_max) and $_unheld went at once"
+	[ -n "$_held" ] && [ "$_held" -ge 1 ] && [ "$_held" -le "$_max" ] ||
+		fail "$_held READs of the flow held back, want 1..$_max"
+	[ "$HOG_READS" -le "$_max" ] || [ "$_unheld" -ge 1 ] ||
+		fail "no READ beyond max_held_flow went at once"
+	# The connection is gone: its held READs went at once, the flow and
+	# the server's count of held I/Os with them.
+	wait_for 10 sh -c "! grep -q '^flow $FLOW' $Q/flows" ||
+		fail "the hostile flow outlived its connection by 10 s"
+	grep -q ' held=0$' "$Q/stats" ||
+		fail "held I/Os left: $(head -n 1 "$Q/stats")"
+}
+
 device() { # device ADDR DEV
 	say "$2: our cifs, our ksmbd"
 	do_mount "$1"
@@ -393,6 +471,9 @@ device() { # device ADDR DEV
 	# opens (durable handles are off) and cifs reconnects.
 	[ "$2" != "$RXE_DEV" ] || lose_connection
 
+	# 6. A flow at Limit = 1 with many READs in flight (rxe only)
+	[ "$2" != "$RXE_DEV" ] || hog
+
 	# 3. Every handle closed: no flow, no open on the server
 	wait_for 10 grep -q '^enabled=1 flows=0 opens=0 ' "$Q/stats" ||
 		fail "flows or opens left with every handle closed"
@@ -405,6 +486,16 @@ set_rate "$RATE"
 modprobe cifs || fail "modprobe cifs"
 [ "$(smb_module cifs)" = ours ] || fail "cifs is $(smb_module cifs), not ours"
 [ -e "$THROTTLE" ] || fail "our cifs has no sqos_throttle parameter"
+
+if [ -n "$SQOS_HOG_ONLY" ]; then
+	# make stress: part 6 alone
+	do_mount "$RXE_ADDR"
+	hog
+	umount "$MNT" || fail "umount"
+	cleanup
+	echo "sqos_smb: pass (part 6 only)"
+	exit 0
+fi
 
 device "$RXE_ADDR" "$RXE_DEV"
 device "$SIW_ADDR" "$SIW_DEV"
