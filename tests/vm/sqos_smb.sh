@@ -48,7 +48,9 @@
 #     server holds at most max_held_flow of the READs back and answers the
 #     rest at once; when the connection ends, its held READs go at once.
 #     Stock 6.12 ksmbd has no Storage QoS, so not this lever.
-#     SQOS_HOG_ONLY=1 runs only this part (make stress: more READs, longer).
+#     SQOS_HOG_ONLY=1 runs only this part; make stress runs it longer with
+#     more READs (SQOS_HOG_DELAY_MS and SQOS_HOG_HELD set sqos.ko's
+#     max_delay_ms and max_held_flow for it).
 # Exit 0 = pass.
 . "$(dirname "$0")/lib.sh"
 
@@ -86,6 +88,8 @@ esac
 # Part 6: READs the hostile client keeps in flight, seconds per fio run
 HOG_READS=${SQOS_HOG_READS:-1024}
 HOG_SECS=${SQOS_HOG_SECS:-4}
+HOG_DELAY_MS=${SQOS_HOG_DELAY_MS:-}
+HOG_HELD=${SQOS_HOG_HELD:-}
 CTL=$(command -v sqos-ctl)
 THROTTLE=/sys/module/cifs/parameters/sqos_throttle
 FI=$D/fault/post_send
@@ -102,6 +106,8 @@ cleanup() {
 	# configfs is gone once sqos.ko is unloaded: the redirection itself fails
 	{ echo 1 >"$C/enforce"; } 2>/dev/null
 	{ echo 1 >"$C/enabled"; } 2>/dev/null
+	{ echo 10000 >"$C/max_delay_ms"; } 2>/dev/null
+	{ echo 256 >"$C/max_held_flow"; } 2>/dev/null
 	[ ! -e "$THROTTLE" ] || echo Y >"$THROTTLE"
 	rm -rf "$K"
 }
@@ -325,23 +331,38 @@ lose_connection() {
 	wait "$_l" || :
 }
 
-# untagged_iops LOG: untagged 8 KiB O_DIRECT reads at depth 8 (fio) on
-# the mount for HOG_SECS; their IOPS in $_v
+# untagged_iops LOG [stall]: untagged 8 KiB O_DIRECT reads at depth 8
+# (fio) on the mount for HOG_SECS; their IOPS in $_v. With "stall", a load
+# that fails counts as 0 IOPS: a server with no worker left answers nothing
+# until cifs gives up on it (180 s) and reconnects.
 untagged_iops() {
-	fio --name=untagged --filename="$MNT/free" --rw=randread --bs=8k \
+	if fio --name=untagged --filename="$MNT/free" --rw=randread --bs=8k \
 		--iodepth=8 --ioengine=libaio --direct=1 --time_based \
 		--runtime="$HOG_SECS" --output-format=terse --terse-version=3 \
-		>"$1" 2>&1 || { cat "$1"; fail "untagged fio load failed"; }
-	_v=$(fio_read_iops "$1")
-	[ -n "$_v" ] || { cat "$1"; fail "no IOPS in fio's output"; }
+		>"$1" 2>&1; then
+		_v=$(fio_read_iops "$1")
+		[ -n "$_v" ] || { cat "$1"; fail "no IOPS in fio's output"; }
+		return
+	fi
+	[ "$2" = stall ] || { cat "$1"; fail "untagged fio load failed"; }
+	say "the untagged fio load failed: $(grep -m1 'error=' "$1")"
+	dmesg | grep 'CIFS: VFS:.*not responded' | tail -n 1
+	_v=0
 }
 
 # hog: part 6 (see the top of this file), on the mount of $RXE_ADDR
 hog() {
 	wait_for 15 sh -c "! grep -q '^flow $FLOW' $Q/flows" ||
 		fail "flow $FLOW is still there from an earlier run"
+	if [ -n "$HOG_DELAY_MS" ]; then
+		echo "$HOG_DELAY_MS" >"$C/max_delay_ms" || fail "max_delay_ms"
+	fi
+	if [ -n "$HOG_HELD" ]; then
+		echo "$HOG_HELD" >"$C/max_held_flow" || fail "max_held_flow"
+	fi
 	untagged_iops /tmp/sqos-hog0.log
 	_i0=$_v
+	say "untagged 8192-byte reads alone: $_i0 IOPS"
 	rm -f "$K/hog-stop"
 	python3 "$(dirname "$0")/smb2_sqos_hog.py" "$RXE_ADDR" share "$USER" \
 		"$PASS" hog "$FLOW" "$HOG_READS" "$K/hog-stop" \
@@ -356,7 +377,7 @@ hog() {
 	# than the measurement below.
 	sleep 2
 	snap_flows
-	untagged_iops /tmp/sqos-hog1.log
+	untagged_iops /tmp/sqos-hog1.log stall
 	_i1=$_v
 	touch "$K/hog-stop"
 	wait "$_h" || { cat /tmp/sqos-hog.log; fail "the hostile client failed"; }
@@ -369,7 +390,7 @@ hog() {
 		fail "a flow at Limit = 1 with $HOG_READS READs in flight slowed an untagged client to $_i1 IOPS"
 	_held=$(flow_field held)
 	_unheld=$(flow_field unheld)
-	_max=$(cat /sys/module/sqos/parameters/max_held_flow)
+	_max=$(cat "$C/max_held_flow")
 	say "the server held $_held READs of the flow back (at most $_max) and $_unheld went at once"
 	[ -n "$_held" ] && [ "$_held" -ge 1 ] && [ "$_held" -le "$_max" ] ||
 		fail "$_held READs of the flow held back, want 1..$_max"
@@ -381,6 +402,8 @@ hog() {
 		fail "the hostile flow outlived its connection by 10 s"
 	grep -q ' held=0$' "$Q/stats" ||
 		fail "held I/Os left: $(head -n 1 "$Q/stats")"
+	[ -z "$HOG_DELAY_MS" ] || echo 10000 >"$C/max_delay_ms"
+	[ -z "$HOG_HELD" ] || echo 256 >"$C/max_held_flow"
 }
 
 device() { # device ADDR DEV
