@@ -4,8 +4,10 @@
 
 An authenticated user with an open file tags it with a logical flow of its
 own limited to 1 normalized IOPS (SET_POLICY with Limit = 1, MS-SQOS
-2.2.2.2) and then sends COUNT 4 KiB READs on it over TCP without waiting
-for any answer. A server that delays each READ in a worker of its own
+2.2.2.2) and then sends COUNT 1-byte READs on it over TCP without waiting
+for any answer (each one a normalized I/O: anything up to 8 KiB is one;
+one byte keeps the answers to the READs the server does not hold back
+small, so that answering them costs the server next to nothing). A server that delays each READ in a worker of its own
 holds one worker per READ (the N-th one for about N seconds), which is
 what this client is for: the test measures another client's I/O while
 these READs are outstanding.
@@ -35,7 +37,7 @@ FSCTL_STORAGE_QOS_CONTROL = 0x00090350
 # SET_LOGICAL_FLOW_ID | SET_POLICY | GET_STATUS
 QOS_OPTIONS = 0x1 | 0x2 | 0x8
 QOS_RESPONSE = struct.Struct('<HHI16s16s16sIIQQII')
-READ_SIZE = 4096
+READ_SIZE = 1
 
 
 def qos_request(flow, limit):

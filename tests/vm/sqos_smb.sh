@@ -39,7 +39,7 @@
 #  5. Without sqos.ko our ksmbd answers STATUS_NOT_SUPPORTED and serves data.
 #  6. A throttled flow costs no one else a worker (rxe, once): a hostile
 #     user (smb2_sqos_hog.py, impacket over TCP) tags its open with a flow
-#     of its own at Limit = 1 and sends SQOS_HOG_READS (1024) 4 KiB READs
+#     of its own at Limit = 1 and sends SQOS_HOG_READS (1024) 1-byte READs
 #     without waiting for answers, enough to fill ksmbd-io's max_active
 #     (256 per CPU, 2 CPUs) if each delayed READ held a worker, as it did
 #     until issue 34 (the N-th READ slept about N seconds in its worker).
@@ -355,6 +355,7 @@ untagged_iops() {
 
 # hog: part 6 (see the top of this file), on the mount of $RXE_ADDR
 hog() {
+	_hog0=$(cut -d' ' -f1 /proc/uptime)
 	wait_for 15 sh -c "! grep -q '^flow $FLOW' $Q/flows" ||
 		fail "flow $FLOW is still there from an earlier run"
 	echo "$HOG_DELAY_MS" >"$C/max_delay_ms" || fail "max_delay_ms"
@@ -373,11 +374,13 @@ hog() {
 		cat /tmp/sqos-hog.log
 		fail "the hostile client did not send its READs"
 	}
-	# The server takes them in (seconds under TCG); the READs it holds
-	# back wait up to max_delay_ms (30 s here), longer than the
-	# measurement below.
-	sleep 2
+	# The server takes them in (seconds under TCG; before issue 34 it
+	# never took them all); the READs it holds back wait up to
+	# max_delay_ms (30 s here), longer than the measurement below.
+	wait_for 60 sh -c "grep -A6 '^flow $FLOW' $Q/flows |
+		grep -q ' started=$HOG_READS '" || :
 	snap_flows
+	say "the server took in $(flow_field started) of the READs"
 	_held=$(flow_field held)
 	_unheld=$(flow_field unheld)
 	untagged_iops /tmp/sqos-hog1.log stall
@@ -416,6 +419,7 @@ hog() {
 	say "$_still held READs went with the connection: the flow was gone $(awk -v a="$_t0" -v b="$_t1" 'BEGIN { printf "%.1f", b - a }') s after the client"
 	echo 10000 >"$C/max_delay_ms"
 	[ -z "$HOG_HELD" ] || echo 256 >"$C/max_held_flow"
+	say "part 6 took $(awk -v a="$_hog0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.0f", b - a }') s"
 }
 
 device() { # device ADDR DEV
