@@ -14,7 +14,12 @@ these READs are outstanding.
 
 The answers are read (and counted) by a thread of their own, so that the
 server never blocks on a full socket: what is measured is the Storage
-QoS delay, not a client that does not read.
+QoS delay, not a client that does not read. impacket seals every request
+once the server offers encryption (our ksmbd does to a client that asks
+for it), so the READs normally go encrypted (SMB2 TRANSFORM_HEADER,
+AES-128-CCM): the server must decrypt a request before it can see it is a
+READ to hold back. They are built here from one template (impacket would
+take tens of milliseconds for each under TCG).
 
 usage: smb2_sqos_hog.py HOST SHARE USER PASSWORD FILE FLOW COUNT UNTIL
 Prints "tagged flow=... status=... max_rate=1", then "sent COUNT" once
@@ -30,6 +35,7 @@ import threading
 import time
 import uuid
 
+from Cryptodome.Cipher import AES
 from impacket import smb3
 from impacket import smb3structs as s
 
@@ -64,6 +70,16 @@ class Counter:
             return self.n
 
 
+def seal(key, sid, plain):
+    """The request in an SMB2 TRANSFORM_HEADER, AES-128-CCM (MS-SMB2 3.1.4.3)."""
+    nonce = os.urandom(11)
+    aad = struct.pack('<16sIHHQ', nonce + bytes(5), len(plain), 0, 1, sid)
+    cipher = AES.new(key, AES.MODE_CCM, nonce)
+    cipher.update(aad)
+    body = cipher.encrypt(bytes(plain))
+    return b'\xfdSMB' + cipher.digest() + aad + body
+
+
 def read_exact(sock, n):
     buf = b''
     while len(buf) < n:
@@ -86,13 +102,23 @@ def reader(sock, counter):
         return
 
 
+T0 = time.monotonic()
+
+
+def say(msg):
+    """One line of output, with the seconds since the start."""
+    print('%s t=%.1f' % (msg, time.monotonic() - T0), flush=True)
+
+
 def main(argv):
     if len(argv) != 9:
         sys.exit(__doc__)
     host, share, user, password, name, flow, count, until = argv[1:9]
     count = int(count)
     conn = smb3.SMB3(host, host, preferredDialect=s.SMB2_DIALECT_302)
+    say('connected')
     conn.login(user, password)
+    say('logged in')
     tid = conn.connectTree(share)
     fid = conn.create(tid, name, s.FILE_READ_DATA, s.FILE_SHARE_READ,
                       s.FILE_NON_DIRECTORY_FILE, s.FILE_OPEN, 0)
@@ -103,8 +129,8 @@ def main(argv):
         sys.exit('a %s-byte answer to the FSCTL, want 88'
                  % (None if out is None else len(out)))
     f = QOS_RESPONSE.unpack(out)
-    print('tagged flow=%s status=%d max_rate=%d'
-          % (uuid.UUID(bytes_le=f[3]), f[7], f[8]), flush=True)
+    say('tagged flow=%s status=%d max_rate=%d'
+        % (uuid.UUID(bytes_le=f[3]), f[7], f[8]))
     if f[8] != 1:
         sys.exit('MaximumIoRate %d, want 1' % f[8])
 
@@ -113,6 +139,7 @@ def main(argv):
     for _ in range(count // 120 + 2):
         if not conn.echo():
             sys.exit('ECHO failed')
+    say('credits')
 
     packet = conn.SMB_PACKET()
     packet['Command'] = s.SMB2_READ
@@ -126,29 +153,32 @@ def main(argv):
     sock = conn._NetBIOSSession.get_socket()
     counter = Counter()
     threading.Thread(target=reader, args=(sock, counter), daemon=True).start()
-    plain = not (conn._Session['SigningActivated'] or
-                 conn._Session['SessionFlags'] & s.SMB2_SESSION_FLAG_ENCRYPT_DATA)
-    if plain:
+    sealed = bool(conn._Session['SessionFlags'] &
+                  s.SMB2_SESSION_FLAG_ENCRYPT_DATA)
+    if conn._Session['SigningActivated'] and not sealed:
+        # Signed only: impacket builds and signs every request.
+        for _ in range(count):
+            conn.sendSMB(packet)
+    else:
         # One template; only the MessageId (header offset 24) changes.
         mid = conn._Connection['SequenceWindow']
+        sid = conn._Session['SessionID']
         packet['MessageID'] = mid
-        packet['SessionID'] = conn._Session['SessionID']
+        packet['SessionID'] = sid
         packet['CreditCharge'] = 1
         packet['CreditRequestResponse'] = 127
         tmpl = bytearray(packet.getData())
         frames = bytearray()
         for i in range(count):
             struct.pack_into('<Q', tmpl, 24, mid + i)
-            frames += struct.pack('>I', len(tmpl)) + tmpl
+            msg = seal(conn._Session['EncryptionKey'], sid, tmpl) \
+                if sealed else tmpl
+            frames += struct.pack('>I', len(msg)) + msg
         sock.sendall(frames)
-    else:
-        # Signed or sealed: impacket builds every request.
-        for _ in range(count):
-            conn.sendSMB(packet)
-    print('sent %d' % count, flush=True)
+    say('sent %d%s' % (count, ' sealed' if sealed else ''))
     while not os.path.exists(until):
         time.sleep(1)
-        print('answered %d' % counter.get(), flush=True)
+        say('answered %d' % counter.get())
     # The connection ends with the process: no CLOSE, no LOGOFF.
     sock.shutdown(socket.SHUT_RDWR)
     return 0
