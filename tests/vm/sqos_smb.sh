@@ -358,8 +358,11 @@ hog() {
 	_hog0=$(cut -d' ' -f1 /proc/uptime)
 	wait_for 15 sh -c "! grep -q '^flow $FLOW' $Q/flows" ||
 		fail "flow $FLOW is still there from an earlier run"
-	echo "$HOG_DELAY_MS" >"$C/max_delay_ms" || fail "max_delay_ms"
-	if [ -n "$HOG_HELD" ]; then
+	# (Without these bounds, before issue 34, the checks below fail.)
+	if [ -e "$C/max_delay_ms" ]; then
+		echo "$HOG_DELAY_MS" >"$C/max_delay_ms" || fail "max_delay_ms"
+	fi
+	if [ -n "$HOG_HELD" ] && [ -e "$C/max_held_flow" ]; then
 		echo "$HOG_HELD" >"$C/max_held_flow" || fail "max_held_flow"
 	fi
 	untagged_iops /tmp/sqos-hog0.log
