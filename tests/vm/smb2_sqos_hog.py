@@ -21,11 +21,15 @@ AES-128-CCM): the server must decrypt a request before it can see it is a
 READ to hold back. They are built here from one template (impacket would
 take tens of milliseconds for each under TCG).
 
-usage: smb2_sqos_hog.py HOST SHARE USER PASSWORD FILE FLOW COUNT UNTIL
+usage: smb2_sqos_hog.py HOST SHARE USER PASSWORD FILE FLOW COUNT UNTIL [logoff]
 Prints "tagged flow=... status=... max_rate=1", then "sent COUNT" once
-every READ is on the wire, then "answered N" every second; ends the
-connection (no CLOSE, no LOGOFF) once the file UNTIL exists. Exits
-non-zero on any failure before the READs are sent.
+every READ is on the wire, then "answered N" every second. Once the file
+UNTIL exists it ends the connection (no CLOSE, no LOGOFF); with "logoff"
+it first sends a LOGOFF (ksmbd waits for the connection's other requests
+before it answers, so the server must let the READs it holds back go at
+once) and prints "logoff answered=N of M in S s" when every request has
+been answered (or after 15 s). Exits non-zero on any failure before the
+READs are sent.
 """
 import os
 import socket
@@ -111,7 +115,7 @@ def say(msg):
 
 
 def main(argv):
-    if len(argv) != 9:
+    if len(argv) not in (9, 10) or argv[9:] not in ([], ['logoff']):
         sys.exit(__doc__)
     host, share, user, password, name, flow, count, until = argv[1:9]
     count = int(count)
@@ -155,7 +159,8 @@ def main(argv):
     threading.Thread(target=reader, args=(sock, counter), daemon=True).start()
     sealed = bool(conn._Session['SessionFlags'] &
                   s.SMB2_SESSION_FLAG_ENCRYPT_DATA)
-    if conn._Session['SigningActivated'] and not sealed:
+    signed = conn._Session['SigningActivated'] and not sealed
+    if signed:
         # Signed only: impacket builds and signs every request.
         for _ in range(count):
             conn.sendSMB(packet)
@@ -179,7 +184,31 @@ def main(argv):
     while not os.path.exists(until):
         time.sleep(1)
         say('answered %d' % counter.get())
-    # The connection ends with the process: no CLOSE, no LOGOFF.
+
+    if argv[9:] != ['logoff']:
+        # The connection ends with the process: no CLOSE, no LOGOFF.
+        sock.shutdown(socket.SHUT_RDWR)
+        return 0
+    # LOGOFF: ksmbd waits for the connection's other requests first.
+    logoff = conn.SMB_PACKET()
+    logoff['Command'] = s.SMB2_LOGOFF
+    logoff['Data'] = s.SMB2Logoff()
+    if signed:
+        conn.sendSMB(logoff)
+    else:
+        logoff['MessageID'] = mid + count
+        logoff['SessionID'] = sid
+        logoff['CreditCharge'] = 1
+        msg = logoff.getData()
+        if sealed:
+            msg = seal(conn._Session['EncryptionKey'], sid, msg)
+        sock.sendall(struct.pack('>I', len(msg)) + msg)
+    t0 = time.monotonic()
+    while counter.get() < count + 1 and time.monotonic() - t0 < 15:
+        time.sleep(0.1)
+    say('logoff answered=%d of %d in %.1f s'
+        % (counter.get(), count + 1, time.monotonic() - t0))
+    # The connection ends with the process.
     sock.shutdown(socket.SHUT_RDWR)
     return 0
 

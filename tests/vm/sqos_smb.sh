@@ -49,7 +49,12 @@
 #     the host move the rate by up to a factor of two within a minute); the
 #     server holds at most max_held_flow of the READs back and answers the
 #     rest at once; when the connection ends, its held READs (delays of up
-#     to 30 s here) go at once: the flow is gone within 5 s.
+#     to 30 s here) go at once: the flow is gone within 5 s. Then a second
+#     such client (300 READs, no measurement) sends a LOGOFF, which ksmbd
+#     answers only once the connection's other requests are done: every
+#     request must be answered within 5 s (without the release at logoff
+#     they wait until ksmbd drops the connection after its 7 s TCP
+#     receive time-out, over SMB Direct up to max_delay_ms).
 #     Stock 6.12 ksmbd has no Storage QoS, so not this lever.
 #     SQOS_HOG_ONLY=1 runs only this part; make stress runs it longer with
 #     more READs (SQOS_HOG_DELAY_MS, default 30000, and SQOS_HOG_HELD set
@@ -353,6 +358,37 @@ untagged_iops() {
 	_v=0
 }
 
+# hog_logoff: the LOGOFF round of part 6
+hog_logoff() {
+	[ ! -e "$C/max_delay_ms" ] || echo 30000 >"$C/max_delay_ms" ||
+		fail "max_delay_ms"
+	rm -f "$K/hog-stop"
+	python3 "$(dirname "$0")/smb2_sqos_hog.py" "$RXE_ADDR" share "$USER" \
+		"$PASS" hog "$FLOW" 300 "$K/hog-stop" logoff \
+		>/tmp/sqos-hog.log 2>&1 &
+	_h=$!
+	wait_for 120 sh -c "grep -A6 '^flow $FLOW' $Q/flows |
+		grep -q ' started=300 '" || {
+		cat /tmp/sqos-hog.log
+		fail "the second hostile client's READs did not reach the server"
+	}
+	snap_flows
+	_still=$(flow_field held)
+	touch "$K/hog-stop"
+	wait "$_h" || { cat /tmp/sqos-hog.log; fail "the second hostile client failed"; }
+	[ ! -e "$C/max_delay_ms" ] || echo 10000 >"$C/max_delay_ms"
+	_l=$(sed -n 's/^logoff answered=\([0-9]*\) of \([0-9]*\) in \([0-9.]*\) s.*/\1 \2 \3/p' \
+		/tmp/sqos-hog.log)
+	say "LOGOFF with $_still READs held back: answered, of requests, seconds: $_l"
+	set -- $_l
+	[ $# = 3 ] && [ "$1" = "$2" ] && in_range "$3" 0 5 || {
+		cat /tmp/sqos-hog.log
+		fail "a LOGOFF waited out the READs held back ($_l)"
+	}
+	wait_for 5 sh -c "! grep -q '^flow $FLOW' $Q/flows" ||
+		fail "the second hostile flow outlived its session by 5 s"
+}
+
 # hog: part 6 (see the top of this file), on the mount of $RXE_ADDR
 hog() {
 	_hog0=$(cut -d' ' -f1 /proc/uptime)
@@ -422,6 +458,7 @@ hog() {
 	say "$_still held READs went with the connection: the flow was gone $(awk -v a="$_t0" -v b="$_t1" 'BEGIN { printf "%.1f", b - a }') s after the client"
 	echo 10000 >"$C/max_delay_ms"
 	[ -z "$HOG_HELD" ] || echo 256 >"$C/max_held_flow"
+	hog_logoff
 	say "part 6 took $(awk -v a="$_hog0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.0f", b - a }') s"
 }
 
