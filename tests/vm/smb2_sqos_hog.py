@@ -4,32 +4,34 @@
 
 An authenticated user with an open file tags it with a logical flow of its
 own limited to 1 normalized IOPS (SET_POLICY with Limit = 1, MS-SQOS
-2.2.2.2) and then sends COUNT 1-byte READs on it over TCP without waiting
-for any answer (each one a normalized I/O: anything up to 8 KiB is one;
-one byte keeps the answers to the READs the server does not hold back
-small, so that answering them costs the server next to nothing). A server that delays each READ in a worker of its own
-holds one worker per READ (the N-th one for about N seconds), which is
-what this client is for: the test measures another client's I/O while
-these READs are outstanding.
+2.2.2.2) and then sends READs on it over TCP without waiting for any
+answer: a server that delays each READ in a worker of its own holds one
+worker per READ (the N-th one for about N seconds), which is what this
+client is for: the test measures another client's I/O meanwhile.
 
-The answers are read (and counted) by a thread of their own, so that the
-server never blocks on a full socket: what is measured is the Storage
-QoS delay, not a client that does not read. impacket seals every request
-once the server offers encryption (our ksmbd does to a client that asks
-for it), so the READs normally go encrypted (SMB2 TRANSFORM_HEADER,
-AES-128-CCM): the server must decrypt a request before it can see it is a
-READ to hold back. They are built here from one template (impacket would
-take tens of milliseconds for each under TCG).
+Two connections, each with its own session, open and flow: connection A
+sends COUNT READs and, at the end, simply goes away (no CLOSE, no
+LOGOFF); connection B sends COUNT2 READs and, at the end, first sends a
+LOGOFF, which ksmbd answers only once the connection's other requests are
+done, so a server that holds READs back must let them go at once.
 
-usage: smb2_sqos_hog.py HOST SHARE USER PASSWORD FILE FLOW COUNT UNTIL [logoff]
-Prints "tagged flow=... status=... max_rate=1", then "sent COUNT" once
-every READ is on the wire, then "answered N" every second. Once the file
-UNTIL exists it ends the connection (no CLOSE, no LOGOFF); with "logoff"
-it first sends a LOGOFF (ksmbd waits for the connection's other requests
-before it answers, so the server must let the READs it holds back go at
-once) and prints "logoff answered=N of M in S s" when every request has
-been answered (or after 15 s). Exits non-zero on any failure before the
-READs are sent.
+The READs are one byte each (a normalized I/O, as anything up to 8 KiB
+is), so that answering the READs the server does not hold back costs it
+next to nothing. The answers are read (and counted) by a thread per
+connection, so that the server never blocks on a full socket: what is
+measured is the Storage QoS delay, not a client that does not read.
+impacket seals every request once the server offers encryption (our ksmbd
+does to a client that asks for it), so the READs normally go encrypted
+(SMB2 TRANSFORM_HEADER, AES-128-CCM): the server must decrypt a request
+before it can see it is a READ to hold back. They are built here from one
+template (impacket takes tens of milliseconds for each under TCG).
+
+usage: smb2_sqos_hog.py HOST SHARE USER PASSWORD FILE FLOW COUNT FLOW2 COUNT2 UNTIL
+Prints "tagged ..." per connection, then "sent COUNT COUNT2" once every
+READ is on the wire, then "answered N N2" every second. Once the file
+UNTIL exists: B's LOGOFF, then "logoff answered=N of M in S s" when every
+request of B has been answered (or after 15 s), then both connections end.
+Exits non-zero on any failure before the READs are sent.
 """
 import os
 import socket
@@ -48,6 +50,12 @@ FSCTL_STORAGE_QOS_CONTROL = 0x00090350
 QOS_OPTIONS = 0x1 | 0x2 | 0x8
 QOS_RESPONSE = struct.Struct('<HHI16s16s16sIIQQII')
 READ_SIZE = 1
+T0 = time.monotonic()
+
+
+def say(msg):
+    """One line of output, with the seconds since the start."""
+    print('%s t=%.1f' % (msg, time.monotonic() - T0), flush=True)
 
 
 def qos_request(flow, limit):
@@ -56,22 +64,6 @@ def qos_request(flow, limit):
                        uuid.UUID(flow).bytes_le, b'\0' * 16,
                        uuid.uuid4().bytes_le, limit, 0, 0, 0, 0, 0,
                        0, 0, 0, 0)
-
-
-class Counter:
-    """Answers read from the socket by the reader thread."""
-
-    def __init__(self):
-        self.n = 0
-        self.lock = threading.Lock()
-
-    def add(self):
-        with self.lock:
-            self.n += 1
-
-    def get(self):
-        with self.lock:
-            return self.n
 
 
 def seal(key, sid, plain):
@@ -94,122 +86,138 @@ def read_exact(sock, n):
     return buf
 
 
-def reader(sock, counter):
-    """Count the NetBIOS session messages (SMB2 answers) until EOF."""
-    try:
-        while True:
-            hdr = read_exact(sock, 4)
-            length = struct.unpack('>I', hdr)[0] & 0x00ffffff
-            read_exact(sock, length)
-            counter.add()
-    except (EOFError, OSError):
-        return
+class Hog:
+    """One connection: a session, a tagged open, READs in flight."""
 
+    def __init__(self, host, share, user, password, name, flow, count):
+        self.count = count
+        self.answered = 0
+        self.lock = threading.Lock()
+        conn = smb3.SMB3(host, host, preferredDialect=s.SMB2_DIALECT_302)
+        conn.login(user, password)
+        tid = conn.connectTree(share)
+        fid = conn.create(tid, name, s.FILE_READ_DATA, s.FILE_SHARE_READ,
+                          s.FILE_NON_DIRECTORY_FILE, s.FILE_OPEN, 0)
+        out = conn.ioctl(tid, fid, FSCTL_STORAGE_QOS_CONTROL,
+                         s.SMB2_0_IOCTL_IS_FSCTL, qos_request(flow, 1),
+                         maxInputResponse=0, maxOutputResponse=88)
+        if out is None or len(out) != QOS_RESPONSE.size:
+            sys.exit('a %s-byte answer to the FSCTL, want 88'
+                     % (None if out is None else len(out)))
+        f = QOS_RESPONSE.unpack(out)
+        say('tagged flow=%s status=%d max_rate=%d'
+            % (uuid.UUID(bytes_le=f[3]), f[7], f[8]))
+        if f[8] != 1:
+            sys.exit('MaximumIoRate %d, want 1' % f[8])
+        # Credits for COUNT READs in flight: every answer grants up to
+        # the 127 that impacket asks for.
+        for _ in range(count // 120 + 2):
+            if not conn.echo():
+                sys.exit('ECHO failed')
+        self.conn = conn
+        self.tid = tid
+        self.fid = fid
+        self.sock = conn._NetBIOSSession.get_socket()
+        self.sealed = bool(conn._Session['SessionFlags'] &
+                           s.SMB2_SESSION_FLAG_ENCRYPT_DATA)
+        self.signed = conn._Session['SigningActivated'] and not self.sealed
+        self.mid = conn._Connection['SequenceWindow']
+        self.sid = conn._Session['SessionID']
 
-T0 = time.monotonic()
+    def reader(self):
+        """Count the NetBIOS session messages (SMB2 answers) until EOF."""
+        try:
+            while True:
+                hdr = read_exact(self.sock, 4)
+                read_exact(self.sock, struct.unpack('>I', hdr)[0] & 0xffffff)
+                with self.lock:
+                    self.answered += 1
+        except (EOFError, OSError):
+            return
 
+    def get(self):
+        with self.lock:
+            return self.answered
 
-def say(msg):
-    """One line of output, with the seconds since the start."""
-    print('%s t=%.1f' % (msg, time.monotonic() - T0), flush=True)
+    def frame(self, packet):
+        """@packet as sent on the wire, with the next MessageId."""
+        packet['MessageID'] = self.mid
+        packet['SessionID'] = self.sid
+        packet['CreditCharge'] = 1
+        packet['CreditRequestResponse'] = 127
+        self.mid += 1
+        msg = packet.getData()
+        if self.sealed:
+            msg = seal(self.conn._Session['EncryptionKey'], self.sid, msg)
+        return struct.pack('>I', len(msg)) + msg
 
-
-def main(argv):
-    if len(argv) not in (9, 10) or argv[9:] not in ([], ['logoff']):
-        sys.exit(__doc__)
-    host, share, user, password, name, flow, count, until = argv[1:9]
-    count = int(count)
-    conn = smb3.SMB3(host, host, preferredDialect=s.SMB2_DIALECT_302)
-    say('connected')
-    conn.login(user, password)
-    say('logged in')
-    tid = conn.connectTree(share)
-    fid = conn.create(tid, name, s.FILE_READ_DATA, s.FILE_SHARE_READ,
-                      s.FILE_NON_DIRECTORY_FILE, s.FILE_OPEN, 0)
-    out = conn.ioctl(tid, fid, FSCTL_STORAGE_QOS_CONTROL,
-                     s.SMB2_0_IOCTL_IS_FSCTL, qos_request(flow, 1),
-                     maxInputResponse=0, maxOutputResponse=88)
-    if out is None or len(out) != QOS_RESPONSE.size:
-        sys.exit('a %s-byte answer to the FSCTL, want 88'
-                 % (None if out is None else len(out)))
-    f = QOS_RESPONSE.unpack(out)
-    say('tagged flow=%s status=%d max_rate=%d'
-        % (uuid.UUID(bytes_le=f[3]), f[7], f[8]))
-    if f[8] != 1:
-        sys.exit('MaximumIoRate %d, want 1' % f[8])
-
-    # Credits for COUNT READs in flight: every answer grants up to the
-    # 127 that impacket asks for.
-    for _ in range(count // 120 + 2):
-        if not conn.echo():
-            sys.exit('ECHO failed')
-    say('credits')
-
-    packet = conn.SMB_PACKET()
-    packet['Command'] = s.SMB2_READ
-    packet['TreeID'] = tid
-    rd = s.SMB2Read()
-    rd['Padding'] = 0x50
-    rd['FileID'] = fid
-    rd['Length'] = READ_SIZE
-    rd['Offset'] = 0
-    packet['Data'] = rd
-    sock = conn._NetBIOSSession.get_socket()
-    counter = Counter()
-    threading.Thread(target=reader, args=(sock, counter), daemon=True).start()
-    sealed = bool(conn._Session['SessionFlags'] &
-                  s.SMB2_SESSION_FLAG_ENCRYPT_DATA)
-    signed = conn._Session['SigningActivated'] and not sealed
-    if signed:
-        # Signed only: impacket builds and signs every request.
-        for _ in range(count):
-            conn.sendSMB(packet)
-    else:
+    def send_reads(self):
+        threading.Thread(target=self.reader, daemon=True).start()
+        packet = self.conn.SMB_PACKET()
+        packet['Command'] = s.SMB2_READ
+        packet['TreeID'] = self.tid
+        rd = s.SMB2Read()
+        rd['Padding'] = 0x50
+        rd['FileID'] = self.fid
+        rd['Length'] = READ_SIZE
+        rd['Offset'] = 0
+        packet['Data'] = rd
+        if self.signed:
+            # Signed only: impacket builds and signs every request.
+            for _ in range(self.count):
+                self.conn.sendSMB(packet)
+            return
         # One template; only the MessageId (header offset 24) changes.
-        mid = conn._Connection['SequenceWindow']
-        sid = conn._Session['SessionID']
-        packet['MessageID'] = mid
-        packet['SessionID'] = sid
+        packet['MessageID'] = self.mid
+        packet['SessionID'] = self.sid
         packet['CreditCharge'] = 1
         packet['CreditRequestResponse'] = 127
         tmpl = bytearray(packet.getData())
         frames = bytearray()
-        for i in range(count):
-            struct.pack_into('<Q', tmpl, 24, mid + i)
-            msg = seal(conn._Session['EncryptionKey'], sid, tmpl) \
-                if sealed else tmpl
+        for i in range(self.count):
+            struct.pack_into('<Q', tmpl, 24, self.mid + i)
+            msg = seal(self.conn._Session['EncryptionKey'], self.sid, tmpl) \
+                if self.sealed else tmpl
             frames += struct.pack('>I', len(msg)) + msg
-        sock.sendall(frames)
-    say('sent %d%s' % (count, ' sealed' if sealed else ''))
+        self.mid += self.count
+        self.sock.sendall(frames)
+
+    def logoff(self):
+        """LOGOFF; the seconds until every request had its answer."""
+        packet = self.conn.SMB_PACKET()
+        packet['Command'] = s.SMB2_LOGOFF
+        packet['Data'] = s.SMB2Logoff()
+        if self.signed:
+            self.conn.sendSMB(packet)
+        else:
+            self.sock.sendall(self.frame(packet))
+        t0 = time.monotonic()
+        while self.get() < self.count + 1 and time.monotonic() - t0 < 15:
+            time.sleep(0.1)
+        return time.monotonic() - t0
+
+    def drop(self):
+        """The connection ends as a lost one does: no CLOSE, no LOGOFF."""
+        self.sock.shutdown(socket.SHUT_RDWR)
+
+
+def main(argv):
+    if len(argv) != 11:
+        sys.exit(__doc__)
+    host, share, user, password, name = argv[1:6]
+    flow, count, flow2, count2, until = argv[6:11]
+    a = Hog(host, share, user, password, name, flow, int(count))
+    b = Hog(host, share, user, password, name, flow2, int(count2))
+    a.send_reads()
+    b.send_reads()
+    say('sent %d %d%s' % (a.count, b.count, ' sealed' if a.sealed else ''))
     while not os.path.exists(until):
         time.sleep(1)
-        say('answered %d' % counter.get())
-
-    if argv[9:] != ['logoff']:
-        # The connection ends with the process: no CLOSE, no LOGOFF.
-        sock.shutdown(socket.SHUT_RDWR)
-        return 0
-    # LOGOFF: ksmbd waits for the connection's other requests first.
-    logoff = conn.SMB_PACKET()
-    logoff['Command'] = s.SMB2_LOGOFF
-    logoff['Data'] = s.SMB2Logoff()
-    if signed:
-        conn.sendSMB(logoff)
-    else:
-        logoff['MessageID'] = mid + count
-        logoff['SessionID'] = sid
-        logoff['CreditCharge'] = 1
-        msg = logoff.getData()
-        if sealed:
-            msg = seal(conn._Session['EncryptionKey'], sid, msg)
-        sock.sendall(struct.pack('>I', len(msg)) + msg)
-    t0 = time.monotonic()
-    while counter.get() < count + 1 and time.monotonic() - t0 < 15:
-        time.sleep(0.1)
-    say('logoff answered=%d of %d in %.1f s'
-        % (counter.get(), count + 1, time.monotonic() - t0))
-    # The connection ends with the process.
-    sock.shutdown(socket.SHUT_RDWR)
+        say('answered %d %d' % (a.get(), b.get()))
+    secs = b.logoff()
+    say('logoff answered=%d of %d in %.1f s' % (b.get(), b.count + 1, secs))
+    b.drop()
+    a.drop()
     return 0
 
 
