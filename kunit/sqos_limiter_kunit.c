@@ -4,8 +4,9 @@
  * (qos/limiter.c) and the server's I/O path on top of it, driven by a fake
  * clock: a flow offered 10x its limit for 60 simulated seconds is held
  * within 2% of MaximumIoRate, an idle flow may burst, nobody is starved,
- * extreme values do not overflow, and the completion meter detects a flow
- * running below its MinimumIoRate.
+ * extreme values do not overflow, the completion meter detects a flow
+ * running below its MinimumIoRate, and the server's bounds on held I/O
+ * (longest delay, delayed I/Os per flow and in all) hold.
  *
  * Locking: single-threaded; limiters and meters live on the stack.
  */
@@ -196,6 +197,59 @@ static void sqos_limiter_extremes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sqos_mul_div(6, 7, 4), 10ULL);
 }
 
+/*
+ * The longest delay: debt beyond it is forgiven, so a flow with more than
+ * max_delay of its rate queued goes over its rate, and one whose queue
+ * shrinks is held to the rate again at once.
+ */
+static void sqos_limiter_max_delay(struct kunit *test)
+{
+	const u64 max = 10 * NSEC_PER_SEC;
+	struct sqos_limiter lim;
+	bool capped;
+	int i;
+
+	sqos_limiter_init(&lim, 1, 1, 0);
+	KUNIT_EXPECT_EQ(test, sqos_limiter_admit_max(&lim, 1, 0, max, &capped),
+			0ULL);
+	KUNIT_EXPECT_FALSE(test, capped);
+	for (i = 1; i <= 10; i++) {
+		KUNIT_EXPECT_EQ(test,
+				sqos_limiter_admit_max(&lim, 1, 0, max, &capped),
+				i * NSEC_PER_SEC);
+		KUNIT_EXPECT_FALSE(test, capped);
+	}
+	/* The 12th would wait 11 s: 10 s, and one unit forgiven */
+	KUNIT_EXPECT_EQ(test, sqos_limiter_admit_max(&lim, 1, 0, max, &capped),
+			max);
+	KUNIT_EXPECT_TRUE(test, capped);
+	KUNIT_EXPECT_EQ(test, lim.tokens, -10 * (s64)NSEC_PER_SEC);
+	/* An 8 MiB READ at 1 IOPS (1024 units): 10 s, not 1,034 s */
+	KUNIT_EXPECT_EQ(test, sqos_limiter_admit_max(&lim, 1024, 0, max, NULL),
+			max);
+	/* 10 s later the debt is repaid: one unit waits one second again */
+	KUNIT_EXPECT_EQ(test, sqos_limiter_admit_max(&lim, 1, max, max, &capped),
+			NSEC_PER_SEC);
+	KUNIT_EXPECT_FALSE(test, capped);
+
+	/* A longest delay of 0 never delays, and leaves no debt */
+	sqos_limiter_init(&lim, 1, 1, 0);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, sqos_limiter_admit_max(&lim, 5, 0, 0, NULL),
+				0ULL);
+	KUNIT_EXPECT_EQ(test, lim.tokens, 0LL);
+	/* No bound (U64_MAX): the limiter's own cap, about 127 years */
+	sqos_limiter_init(&lim, 1, 1, 0);
+	KUNIT_EXPECT_GT(test, sqos_limiter_admit_max(&lim, U64_MAX, 0, U64_MAX,
+						     &capped),
+			100ULL * 365 * 24 * 3600 * NSEC_PER_SEC);
+	KUNIT_EXPECT_FALSE(test, capped);
+	/* The fastest rate: nothing to forgive within any bound */
+	sqos_limiter_init(&lim, SQOS_MAX_IOPS, 1, 0);
+	KUNIT_EXPECT_LE(test, sqos_limiter_admit_max(&lim, U64_MAX, 0, max, NULL),
+			4ULL * NSEC_PER_SEC);
+}
+
 /* Meter: the last full window is what counts; gaps are accounted */
 static void sqos_meter_windows(struct kunit *test)
 {
@@ -262,6 +316,12 @@ static void sqos_server_io_path_10x(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, sqt_ctl(test, o, &r, 0, &res), SQOS_NT_SUCCESS);
 	f = sqt_flow(o);
 	KUNIT_ASSERT_EQ(test, f->lim.rate, 200ULL);
+	/*
+	 * Open loop at 10x for 60 s queues 54 s of the rate: the exact rate
+	 * needs delays beyond the default 10 s (sqos_server_held_bounds()
+	 * tests the bound).
+	 */
+	srv->max_delay_ms = 60 * MSEC_PER_SEC;
 
 	t0 = clk.now;
 	end = t0 + SIM_SECONDS * NSEC_PER_SEC;
@@ -352,6 +412,107 @@ static void sqos_server_io_switches(struct kunit *test)
 	srv->enabled = true;
 }
 
+/* Tag @o with flow number @n at Limit @limit (NULL PolicyID) */
+static struct sqos_flow *sqt_limit(struct kunit *test, struct sqos_open *o,
+				   int n, u64 limit)
+{
+	struct sqos_request r = sqt_req(STORAGE_QOS_CONTROL_FLAG_SET_LOGICAL_FLOW_ID |
+					STORAGE_QOS_CONTROL_FLAG_SET_POLICY);
+	struct sqt_result res;
+
+	r.flow_id = sqt_guid(n);
+	r.limit = limit;
+	KUNIT_ASSERT_EQ(test, sqt_ctl(test, o, &r, 0, &res), SQOS_NT_SUCCESS);
+	KUNIT_ASSERT_NOT_NULL(test, sqt_flow(o));
+	KUNIT_ASSERT_EQ(test, sqt_flow(o)->lim.rate, limit);
+	return sqt_flow(o);
+}
+
+/*
+ * The server's bounds on held I/O: at most max_held_flow delayed I/Os per
+ * flow and max_held in all, each delayed at most max_delay_ms; an I/O
+ * beyond a count is charged and goes at once, and a held I/O stops
+ * counting when it is done.
+ */
+static void sqos_server_held_bounds(struct kunit *test)
+{
+	struct sqt_clock clk;
+	struct sqos_server *srv = sqt_server(test, &clk);
+	struct sqos_open *o1 = sqt_open(test, srv), *o2 = sqt_open(test, srv);
+	struct sqos_flow *f1, *f2;
+	struct sqos_io io1[12], io2[4], io;
+	u64 d;
+	int i;
+
+	srv->max_delay_ms = 10 * MSEC_PER_SEC;
+	srv->max_held_flow = 4;
+	srv->max_held = 6;
+	f1 = sqt_limit(test, o1, 1, 1);
+	f2 = sqt_limit(test, o2, 2, 1);
+
+	/* Flow 1: the burst goes, four wait 1..4 s, the rest go at once */
+	for (i = 0; i < 10; i++) {
+		d = sqos_io_admit(o1, 8192, &io1[i]);
+		KUNIT_EXPECT_EQ(test, d, i >= 1 && i <= 4 ? i * NSEC_PER_SEC : 0);
+		KUNIT_EXPECT_EQ(test, io1[i].held, i >= 1 && i <= 4);
+		KUNIT_EXPECT_PTR_EQ(test, io1[i].flow, f1);
+	}
+	KUNIT_EXPECT_EQ(test, f1->held, 4ULL);
+	KUNIT_EXPECT_EQ(test, f1->unheld, 5ULL);
+	KUNIT_EXPECT_EQ(test, f1->delayed, 4ULL);
+	/* Every one was charged: 10 units at 1/s, a burst of 1 */
+	KUNIT_EXPECT_EQ(test, f1->started_units, 10ULL);
+	KUNIT_EXPECT_EQ(test, f1->lim.tokens, -9 * (s64)NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, atomic_read(&srv->held), 4);
+
+	/* Flow 2: two more fit under max_held, the third does not */
+	for (i = 0; i < 4; i++) {
+		d = sqos_io_admit(o2, 8192, &io2[i]);
+		KUNIT_EXPECT_EQ(test, d, i == 1 || i == 2 ? i * NSEC_PER_SEC : 0);
+	}
+	KUNIT_EXPECT_EQ(test, f2->held, 2ULL);
+	KUNIT_EXPECT_EQ(test, f2->unheld, 1ULL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&srv->held), 6);
+
+	/* One of flow 1 done: flow 1 may hold one more, for at most 10 s */
+	sqos_io_done(&io1[1]);
+	KUNIT_EXPECT_EQ(test, f1->held, 3ULL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&srv->held), 5);
+	d = sqos_io_admit(o1, 8192, &io1[10]);
+	KUNIT_EXPECT_EQ(test, d, 10 * NSEC_PER_SEC);
+	KUNIT_EXPECT_TRUE(test, io1[10].held);
+	KUNIT_EXPECT_EQ(test, f1->capped, 0ULL);
+	/* ...and the server is full again: flow 2 cannot hold a third */
+	KUNIT_EXPECT_EQ(test, sqos_io_admit(o2, 8192, &io), 0ULL);
+	KUNIT_EXPECT_FALSE(test, io.held);
+	KUNIT_EXPECT_EQ(test, f2->unheld, 2ULL);
+	sqos_io_done(&io);
+	/* Flow 1 over its longest delay: held for 10 s, the rest forgiven */
+	sqos_io_done(&io1[2]);
+	d = sqos_io_admit(o1, 65536, &io1[11]);
+	KUNIT_EXPECT_EQ(test, d, 10 * NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, f1->capped, 1ULL);
+	KUNIT_EXPECT_EQ(test, f1->lim.tokens, -10 * (s64)NSEC_PER_SEC);
+
+	/* Everything done: nothing held anywhere; done twice is harmless */
+	for (i = 0; i < 12; i++)
+		sqos_io_done(&io1[i]);
+	for (i = 0; i < 4; i++)
+		sqos_io_done(&io2[i]);
+	sqos_io_done(&io1[3]);
+	KUNIT_EXPECT_EQ(test, f1->held, 0ULL);
+	KUNIT_EXPECT_EQ(test, f2->held, 0ULL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&srv->held), 0);
+
+	/* max_held_flow 0: nothing is ever held, everything is charged */
+	srv->max_held_flow = 0;
+	KUNIT_EXPECT_EQ(test, sqos_io_admit(o1, 8192, &io), 0ULL);
+	KUNIT_EXPECT_FALSE(test, io.held);
+	sqos_io_done(&io);
+	KUNIT_EXPECT_EQ(test, f1->started_units, 20ULL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&srv->held), 0);
+}
+
 /* The table of sqos_get_ops() is complete and is the exported functions */
 static void sqos_ops_table(struct kunit *test)
 {
@@ -380,9 +541,11 @@ static struct kunit_case sqos_limiter_cases[] = {
 	KUNIT_CASE(sqos_limiter_large_io),
 	KUNIT_CASE(sqos_limiter_rate_changes),
 	KUNIT_CASE(sqos_limiter_extremes),
+	KUNIT_CASE(sqos_limiter_max_delay),
 	KUNIT_CASE(sqos_meter_windows),
 	KUNIT_CASE(sqos_server_io_path_10x),
 	KUNIT_CASE(sqos_server_io_switches),
+	KUNIT_CASE(sqos_server_held_bounds),
 	KUNIT_CASE(sqos_ops_table),
 	{}
 };

@@ -11,6 +11,11 @@
  *   ttl_ms              rw  TimeToLive returned by GET_STATUS, >= 1
  *   capacity_iops       rw  normalized IOPS the storage can guarantee;
  *                           0 = unknown
+ *   max_delay_ms        rw  longest delay of an I/O, 1..3600000
+ *   max_held_flow       rw  delayed I/Os one flow may have at once,
+ *                           0..1000000 (more go undelayed)
+ *   max_held            rw  delayed I/Os all flows may have at once,
+ *                           0..1000000 (more go undelayed)
  *   policies/           mkdir <PolicyID> adds a policy (maximum and
  *                           minimum 0, or the values it already has in
  *                           the store); rmdir removes it
@@ -132,16 +137,76 @@ static ssize_t sqos_cfs_capacity_iops_store(struct config_item *item,
 	return count;
 }
 
+/* A u32 setting in @min..@max */
+static ssize_t sqos_cfs_u32_store(u32 *dst, u32 min, u32 max,
+				  const char *page, size_t count)
+{
+	u32 v;
+	int ret;
+
+	ret = kstrtou32(page, 0, &v);
+	if (ret)
+		return ret;
+	if (v < min || v > max)
+		return -EINVAL;
+	WRITE_ONCE(*dst, v);
+	return count;
+}
+
+static ssize_t sqos_cfs_max_delay_ms_show(struct config_item *item,
+					  char *page)
+{
+	return sysfs_emit(page, "%u\n", READ_ONCE(sqos_cfs_srv->max_delay_ms));
+}
+
+static ssize_t sqos_cfs_max_delay_ms_store(struct config_item *item,
+					   const char *page, size_t count)
+{
+	return sqos_cfs_u32_store(&sqos_cfs_srv->max_delay_ms, 1,
+				  SQOS_MAX_DELAY_MS_LIMIT, page, count);
+}
+
+static ssize_t sqos_cfs_max_held_flow_show(struct config_item *item,
+					   char *page)
+{
+	return sysfs_emit(page, "%u\n", READ_ONCE(sqos_cfs_srv->max_held_flow));
+}
+
+static ssize_t sqos_cfs_max_held_flow_store(struct config_item *item,
+					    const char *page, size_t count)
+{
+	return sqos_cfs_u32_store(&sqos_cfs_srv->max_held_flow, 0,
+				  SQOS_MAX_HELD_LIMIT, page, count);
+}
+
+static ssize_t sqos_cfs_max_held_show(struct config_item *item, char *page)
+{
+	return sysfs_emit(page, "%u\n", READ_ONCE(sqos_cfs_srv->max_held));
+}
+
+static ssize_t sqos_cfs_max_held_store(struct config_item *item,
+				       const char *page, size_t count)
+{
+	return sqos_cfs_u32_store(&sqos_cfs_srv->max_held, 0,
+				  SQOS_MAX_HELD_LIMIT, page, count);
+}
+
 CONFIGFS_ATTR(sqos_cfs_, enabled);
 CONFIGFS_ATTR(sqos_cfs_, enforce);
 CONFIGFS_ATTR(sqos_cfs_, ttl_ms);
 CONFIGFS_ATTR(sqos_cfs_, capacity_iops);
+CONFIGFS_ATTR(sqos_cfs_, max_delay_ms);
+CONFIGFS_ATTR(sqos_cfs_, max_held_flow);
+CONFIGFS_ATTR(sqos_cfs_, max_held);
 
 static struct configfs_attribute *sqos_cfs_root_attrs[] = {
 	&sqos_cfs_attr_enabled,
 	&sqos_cfs_attr_enforce,
 	&sqos_cfs_attr_ttl_ms,
 	&sqos_cfs_attr_capacity_iops,
+	&sqos_cfs_attr_max_delay_ms,
+	&sqos_cfs_attr_max_held_flow,
+	&sqos_cfs_attr_max_held,
 	NULL,
 };
 

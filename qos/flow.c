@@ -15,13 +15,24 @@
  *   sqos_io_admit() (or the sleeping sqos_io_start()) before issuing it and
  *   sqos_io_done() when it completes.
  *
+ * Bounds on held I/O
+ *   A delay is at most max_delay_ms (debt beyond it is forgiven,
+ *   sqos_limiter_admit_max()). An I/O given a delay is "held" until its
+ *   sqos_io_done(); a flow holds at most max_held_flow of them and the
+ *   server max_held in all. An I/O that would be delayed beyond either
+ *   count is charged but given no delay: QoS never fails an I/O, and a
+ *   caller must be able to rely on a bounded number of delayed I/Os
+ *   (an SMB server parks each one; Documentation/sqos.rst).
+ *
  * Locking
  *   sqos_server.lock (spinlock, irqsave): flow table, policy store,
  *   sqos_open.flow, the srv->lock fields of struct sqos_flow. It is taken
  *   with interrupts off because the last reference to a flow may be dropped
  *   by sqos_io_done() from a completion handler.
  *   sqos_flow.lock (spinlock, irqsave): limiter, meter, I/O counters of one
- *   flow. Nests inside sqos_server.lock; the I/O path takes only this one.
+ *   flow (including its count of held I/Os). Nests inside sqos_server.lock;
+ *   the I/O path takes only this one. sqos_server.held is an atomic counter,
+ *   changed only with the flow's lock held.
  *
  * Lifetime
  *   A flow is referenced by each open associated with it and by each
@@ -74,8 +85,10 @@ static u64 sqos_now(struct sqos_server *srv)
  * sqos_server_create() - allocate a server instance with default settings
  *
  * Defaults: enabled, TimeToLive 4000 ms, 1 s accounting window, 250 ms of
- * burst, unknown capacity, real clock. The module's instance is adjusted
- * from module parameters; KUnit suites make their own with a fake clock.
+ * burst, unknown capacity, delays of at most 10 s, at most 256 delayed
+ * I/Os per flow and 1024 in all, real clock. The module's instance is
+ * adjusted from module parameters; KUnit suites make their own with a fake
+ * clock.
  *
  * Return: the server or NULL.
  */
@@ -95,6 +108,10 @@ struct sqos_server *sqos_server_create(void)
 	srv->ttl_ms = 4000;
 	srv->window_ms = 1000;
 	srv->burst_ms = 250;
+	srv->max_delay_ms = SQOS_DEFAULT_MAX_DELAY_MS;
+	srv->max_held_flow = SQOS_DEFAULT_MAX_HELD_FLOW;
+	srv->max_held = SQOS_DEFAULT_MAX_HELD;
+	atomic_set(&srv->held, 0);
 	srv->clock = sqos_real_clock;
 	for (i = 0; i < SQOS_NT_IDX_MAX; i++)
 		atomic64_set(&srv->nt_count[i], 0);
@@ -617,6 +634,30 @@ out:
 }
 EXPORT_SYMBOL_NS_GPL(sqos_control, SQOS_NS);
 
+/* One more held I/O for the server, unless it holds its maximum */
+static bool sqos_server_hold(struct sqos_server *srv)
+{
+	int max = min_t(u32, READ_ONCE(srv->max_held), INT_MAX);
+	int old = atomic_read(&srv->held);
+
+	do {
+		if (old >= max)
+			return false;
+	} while (!atomic_try_cmpxchg(&srv->held, &old, old + 1));
+	return true;
+}
+
+/* @io is done or forgotten: it no longer counts as held. f->lock held. */
+static void sqos_io_unhold(struct sqos_flow *f, struct sqos_io *io)
+{
+	lockdep_assert_held(&f->lock);
+	if (!io->held)
+		return;
+	io->held = false;
+	f->held--;
+	atomic_dec(&f->srv->held);
+}
+
 /**
  * sqos_io_admit() - account an I/O about to be issued; never sleeps
  * @open: the open the I/O is on
@@ -629,14 +670,22 @@ EXPORT_SYMBOL_NS_GPL(sqos_control, SQOS_NS);
  * is not accounted at all; with enforcement off (configfs ``enforce``) it
  * is accounted but never delayed.
  *
+ * The delay is bounded: at most ``max_delay_ms``, and an I/O is given one
+ * only while its flow has fewer than ``max_held_flow`` and the server
+ * fewer than ``max_held`` delayed I/Os not yet done; otherwise it is
+ * charged and goes at once. A caller may therefore keep every delayed
+ * I/O until its time without any bound of its own.
+ *
  * Context: any context but NMI.
  * Return: the time in ns the caller must wait before issuing the I/O.
  */
 u64 sqos_io_admit(struct sqos_open *open, u64 bytes, struct sqos_io *io)
 {
+	struct sqos_server *srv = open->srv;
 	struct sqos_flow *f;
 	unsigned long flags;
-	u64 now, units, delay;
+	u64 now, units, delay, max_ns;
+	bool capped = false;
 
 	memset(io, 0, sizeof(*io));
 	if (!READ_ONCE(open->srv->enabled))
@@ -653,12 +702,20 @@ u64 sqos_io_admit(struct sqos_open *open, u64 bytes, struct sqos_io *io)
 	if (!f)
 		return 0;
 
-	now = sqos_now(f->srv);
+	now = sqos_now(srv);
 	units = sqos_normalize(bytes, f->base_io_size);
+	max_ns = (u64)READ_ONCE(srv->max_delay_ms) * NSEC_PER_MSEC;
 	spin_lock_irqsave(&f->lock, flags);
 	delay = 0;
-	if (READ_ONCE(f->srv->enforce))
-		delay = sqos_limiter_admit(&f->lim, units, now);
+	if (READ_ONCE(srv->enforce))
+		delay = sqos_limiter_admit_max(&f->lim, units, now, max_ns,
+					       &capped);
+	if (delay && (f->held >= READ_ONCE(srv->max_held_flow) ||
+		      !sqos_server_hold(srv))) {
+		/* Charged all the same: the flow's next I/Os pay for it. */
+		f->unheld++;
+		delay = 0;
+	}
 	sqos_meter_arrive(&f->meter, units, now);
 	f->started++;
 	f->started_units = sqos_sat_add(f->started_units, units);
@@ -666,6 +723,9 @@ u64 sqos_io_admit(struct sqos_open *open, u64 bytes, struct sqos_io *io)
 	if (delay) {
 		f->delayed++;
 		f->delay_ns = sqos_sat_add(f->delay_ns, delay);
+		f->held++;
+		f->capped += capped;
+		io->held = true;
 	}
 	spin_unlock_irqrestore(&f->lock, flags);
 
@@ -722,6 +782,7 @@ int sqos_io_start(struct sqos_open *open, u64 bytes, struct sqos_io *io)
 	f = io->flow;
 	spin_lock_irqsave(&f->lock, flags);
 	f->meter.inflight -= min(io->units, f->meter.inflight);
+	sqos_io_unhold(f, io);
 	spin_unlock_irqrestore(&f->lock, flags);
 	io->flow = NULL;
 	sqos_flow_put(f);
@@ -753,6 +814,7 @@ void sqos_io_done(struct sqos_io *io)
 	f->completed_units = sqos_sat_add(f->completed_units, io->units);
 	if (now > io->start_ns)
 		f->latency_ns = sqos_sat_add(f->latency_ns, now - io->start_ns);
+	sqos_io_unhold(f, io);
 	spin_unlock_irqrestore(&f->lock, flags);
 	io->flow = NULL;
 	sqos_flow_put(f);
@@ -796,6 +858,9 @@ int sqos_open_flow_stats(struct sqos_open *open, struct sqos_flow_stats *st)
 	st->completed_units = f->completed_units;
 	st->delayed = f->delayed;
 	st->delay_ns = f->delay_ns;
+	st->held = f->held;
+	st->unheld = f->unheld;
+	st->capped = f->capped;
 	spin_unlock(&f->lock);
 	spin_unlock_irqrestore(&srv->lock, flags);
 	return 0;
@@ -848,6 +913,8 @@ void sqos_server_show_flows(struct sqos_server *srv, struct seq_file *s)
 		seq_printf(s, "  delayed=%llu delay_ns=%llu latency_ns=%llu completion_rate=%llu\n",
 			   f->delayed, f->delay_ns, f->latency_ns,
 			   sqos_meter_last_rate(&f->meter));
+		seq_printf(s, "  held=%llu unheld=%llu capped=%llu\n",
+			   f->held, f->unheld, f->capped);
 		spin_unlock(&f->lock);
 	}
 	spin_unlock_irqrestore(&srv->lock, flags);
@@ -878,9 +945,9 @@ void sqos_server_show_stats(struct sqos_server *srv, struct seq_file *s)
 	policies = srv->nr_policies;
 	spin_unlock_irqrestore(&srv->lock, flags);
 
-	seq_printf(s, "enabled=%d flows=%u opens=%u policies=%u enforce=%d\n",
+	seq_printf(s, "enabled=%d flows=%u opens=%u policies=%u enforce=%d held=%d\n",
 		   READ_ONCE(srv->enabled), flows, opens, policies,
-		   READ_ONCE(srv->enforce));
+		   READ_ONCE(srv->enforce), atomic_read(&srv->held));
 	for (i = 0; i < SQOS_NT_IDX_MAX; i++)
 		seq_printf(s, "control_%s=%lld\n", names[i],
 			   atomic64_read(&srv->nt_count[i]));

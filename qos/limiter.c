@@ -21,7 +21,9 @@
  * "average rate at or under MaximumIoRate" guarantee, and an idle flow
  * refills to a full bucket of burst units, which it may use at once.
  * A delay is always finite: the waiting time of any request is its share
- * of debt divided by the rate, so no request is starved.
+ * of debt divided by the rate, so no request is starved. The server bounds
+ * it further (sqos_limiter_admit_max(): debt beyond the longest delay is
+ * forgiven).
  */
 #include <linux/export.h>
 #include <linux/limits.h>
@@ -190,6 +192,44 @@ u64 sqos_limiter_admit(struct sqos_limiter *lim, u64 units, u64 now_ns)
 	return delay;
 }
 EXPORT_SYMBOL_NS_GPL(sqos_limiter_admit, SQOS_NS);
+
+/**
+ * sqos_limiter_admit_max() - sqos_limiter_admit() with a longest delay
+ * @lim: limiter
+ * @units: normalized size of the I/O
+ * @now_ns: current time
+ * @max_delay_ns: the longest delay to hand out
+ * @capped: set to whether the delay was cut to @max_delay_ns (may be NULL)
+ *
+ * Charges the I/O as sqos_limiter_admit() does. When the debt it leaves
+ * would take longer than @max_delay_ns to repay, the debt beyond
+ * @max_delay_ns of the rate is forgiven: the I/O waits @max_delay_ns, and
+ * the flow has gone over its rate by the forgiven units. That happens
+ * only while a flow keeps more than @max_delay_ns of its rate queued; a
+ * flow whose queue shrinks below that is held to its rate again at once.
+ *
+ * Return: delay in ns, at most @max_delay_ns.
+ */
+u64 sqos_limiter_admit_max(struct sqos_limiter *lim, u64 units, u64 now_ns,
+			   u64 max_delay_ns, bool *capped)
+{
+	u64 delay = sqos_limiter_admit(lim, units, now_ns);
+	u64 keep;
+
+	if (capped)
+		*capped = false;
+	if (delay <= max_delay_ns)
+		return delay;
+	/* delay > max_delay_ns, so rate * max_delay_ns < debt <= MAX_DEBT */
+	if (check_mul_overflow(lim->rate, max_delay_ns, &keep) ||
+	    keep > SQOS_LIM_MAX_DEBT)
+		keep = SQOS_LIM_MAX_DEBT;
+	lim->tokens = -(s64)keep;
+	if (capped)
+		*capped = true;
+	return max_delay_ns;
+}
+EXPORT_SYMBOL_NS_GPL(sqos_limiter_admit_max, SQOS_NS);
 
 /**
  * sqos_meter_init() - start completion accounting

@@ -14,6 +14,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/init.h>
+#include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <kunit/visibility.h>
@@ -42,6 +43,18 @@ MODULE_PARM_DESC(burst_ms, "Burst an idle flow may send at once, in ms of its Ma
 static ulong capacity_iops;
 module_param(capacity_iops, ulong, 0444);
 MODULE_PARM_DESC(capacity_iops, "Normalized IOPS the storage can guarantee; 0 = unknown (default)");
+
+static uint max_delay_ms = SQOS_DEFAULT_MAX_DELAY_MS;
+module_param(max_delay_ms, uint, 0444);
+MODULE_PARM_DESC(max_delay_ms, "Longest delay of an I/O, in ms, 1..3600000 (default 10000; configfs sqos/max_delay_ms changes it later)");
+
+static uint max_held_flow = SQOS_DEFAULT_MAX_HELD_FLOW;
+module_param(max_held_flow, uint, 0444);
+MODULE_PARM_DESC(max_held_flow, "Delayed I/Os one flow may have at once; more go undelayed (default 256; configfs sqos/max_held_flow changes it later)");
+
+static uint max_held = SQOS_DEFAULT_MAX_HELD;
+module_param(max_held, uint, 0444);
+MODULE_PARM_DESC(max_held, "Delayed I/Os all flows may have at once; more go undelayed (default 1024; configfs sqos/max_held changes it later)");
 
 struct sqos_server *sqos_global;
 EXPORT_SYMBOL_IF_KUNIT(sqos_global);
@@ -167,6 +180,10 @@ static int __init sqos_init(void)
 	srv->window_ms = window_ms;
 	srv->burst_ms = burst_ms;
 	srv->capacity_iops = capacity_iops;
+	srv->max_delay_ms = clamp_t(u32, max_delay_ms, 1,
+				    SQOS_MAX_DELAY_MS_LIMIT);
+	srv->max_held_flow = min_t(u32, max_held_flow, SQOS_MAX_HELD_LIMIT);
+	srv->max_held = min_t(u32, max_held, SQOS_MAX_HELD_LIMIT);
 	sqos_global = srv;
 	ret = sqos_configfs_init(srv);
 	if (ret) {

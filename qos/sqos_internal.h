@@ -29,6 +29,18 @@
 #define SQOS_FLOW_HASH_BITS	8
 #define SQOS_POLICY_HASH_BITS	6
 
+/*
+ * Bounds on held I/O (Documentation/sqos.rst, "Bounds"): the longest
+ * delay, and how many delayed I/Os one flow and the whole server hold at
+ * once. Module parameters and configfs attributes of the same names.
+ */
+#define SQOS_DEFAULT_MAX_DELAY_MS	10000
+#define SQOS_DEFAULT_MAX_HELD_FLOW	256
+#define SQOS_DEFAULT_MAX_HELD		1024
+/* Largest value the three settings accept */
+#define SQOS_MAX_DELAY_MS_LIMIT		3600000
+#define SQOS_MAX_HELD_LIMIT		1000000
+
 /**
  * struct sqos_meter - completion accounting for MinimumIoRate
  * @win_ns: window length
@@ -121,6 +133,10 @@ struct sqos_policy {
  * @delayed: I/Os given a non-zero delay
  * @delay_ns: sum of delays handed out
  * @latency_ns: sum of admit-to-done times
+ * @held: I/Os given a delay and not done yet (at most srv->max_held_flow)
+ * @unheld: I/Os that would have been delayed but went at once because
+ *	the flow or the server held its maximum
+ * @capped: I/Os whose delay was cut to srv->max_delay_ms
  */
 struct sqos_flow {
 	struct hlist_node node;
@@ -159,6 +175,9 @@ struct sqos_flow {
 	u64 delayed;
 	u64 delay_ns;
 	u64 latency_ns;
+	u64 held;
+	u64 unheld;
+	u64 capped;
 };
 
 /**
@@ -201,6 +220,11 @@ enum sqos_nt_index {
  *	above it is reported as ConfigurationMismatch. 0 = unknown (READ_ONCE)
  * @window_ms: completion-accounting window (set before use)
  * @burst_ms: limiter burst allowance in milliseconds of rate (set before use)
+ * @max_delay_ms: longest delay handed to an I/O (READ_ONCE)
+ * @max_held_flow: delayed I/Os one flow may have at once; more go at once
+ *	(READ_ONCE)
+ * @max_held: delayed I/Os all flows together may have at once (READ_ONCE)
+ * @held: delayed I/Os of all flows not done yet, at most @max_held
  * @clock: time source in ns; replaced by a fake clock in KUnit
  * @clock_priv: argument for @clock
  * @nt_count: control requests per returned NTSTATUS
@@ -218,6 +242,10 @@ struct sqos_server {
 	u64 capacity_iops;
 	u32 window_ms;
 	u32 burst_ms;
+	u32 max_delay_ms;
+	u32 max_held_flow;
+	u32 max_held;
+	atomic_t held;
 	u64 (*clock)(void *priv);
 	void *clock_priv;
 	atomic64_t nt_count[SQOS_NT_IDX_MAX];

@@ -247,6 +247,8 @@ void sqos_limiter_init(struct sqos_limiter *lim, u64 rate, u64 burst,
 void sqos_limiter_set_rate(struct sqos_limiter *lim, u64 rate, u64 burst,
 			   u64 now_ns);
 u64 sqos_limiter_admit(struct sqos_limiter *lim, u64 units, u64 now_ns);
+u64 sqos_limiter_admit_max(struct sqos_limiter *lim, u64 units, u64 now_ns,
+			   u64 max_delay_ns, bool *capped);
 u64 sqos_burst_units(u64 rate, u32 burst_ms);
 
 /* Server API (qos/flow.c, qos/main.c) */
@@ -259,6 +261,8 @@ struct sqos_flow;
  * @units: normalized size of the I/O
  * @bytes: size of the I/O in bytes
  * @start_ns: time the I/O was admitted
+ * @held: it was given a delay and counts against the server's bounds on
+ *	held I/Os until sqos_io_done()
  *
  * Filled by sqos_io_admit() or sqos_io_start(); consumed by sqos_io_done().
  * Callers treat it as opaque.
@@ -268,6 +272,7 @@ struct sqos_io {
 	u64 units;
 	u64 bytes;
 	u64 start_ns;
+	bool held;
 };
 
 /**
@@ -289,6 +294,10 @@ struct sqos_io {
  * @completed_units: normalized units completed
  * @delayed: I/Os that had to wait
  * @delay_ns: total time I/Os were told to wait
+ * @held: I/Os given a delay and not done yet
+ * @unheld: I/Os that went at once, undelayed, because the flow or the
+ *	server already held as many I/Os as it may (max_held_flow, max_held)
+ * @capped: I/Os whose delay was cut to max_delay_ms
  */
 struct sqos_flow_stats {
 	guid_t flow_id;
@@ -308,6 +317,9 @@ struct sqos_flow_stats {
 	u64 completed_units;
 	u64 delayed;
 	u64 delay_ns;
+	u64 held;
+	u64 unheld;
+	u64 capped;
 };
 
 bool sqos_enabled(void);

@@ -16,7 +16,10 @@
 #   - the fuzzer: 100,000 seeded negotiate and data messages from a raw
 #     verbs peer, 25,000 per device and role, mutated as drawn; then
 #     104,000 in its dense mode, at least 100,000 of them mutated
-#     (tests/vm/smbd_fuzz.sh).
+#     (tests/vm/smbd_fuzz.sh);
+#   - Storage QoS: a flow at Limit = 1 with 4096 READs in flight, 1024 of
+#     them held back for up to a minute, beside an untagged fio load
+#     measured for 20 s (part 6 of tests/vm/sqos_smb.sh).
 rc=0
 
 run() { # run MODULE [PARAMS...]
@@ -54,6 +57,8 @@ script smbd_checked_data MSG_MIB=256 RXE_RDMA_MIB=512 SIW_RDMA_MIB=4608
 script smbd_removal_rw REMOVALS=100
 script smbd_fuzz FUZZ_MSGS=25000 FUZZ_SEED=1 FUZZ_DENSE=0
 script smbd_fuzz FUZZ_MSGS=26000 FUZZ_SEED=101 FUZZ_DENSE=1 FUZZ_MIN_MUTATED=100000
+script sqos_smb SQOS_HOG_ONLY=1 SQOS_HOG_READS=4096 SQOS_HOG_SECS=20 \
+	SQOS_HOG_DELAY_MS=60000 SQOS_HOG_HELD=1024
 grep -E "Slab|SUnreclaim" /proc/meminfo
 grep "connections\|sends_reclaimed" /sys/kernel/debug/smbdirect/stats
 exit $rc

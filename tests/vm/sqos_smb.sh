@@ -39,6 +39,29 @@
 #     the tool falls back to the FSCTL pass-through and gets the same
 #     answers (NTSTATUS as cifs maps it to an errno).
 #  5. Without sqos.ko our ksmbd answers STATUS_NOT_SUPPORTED and serves data.
+#  6. A throttled flow costs no one else a worker (rxe, once): a hostile
+#     user (smb2_sqos_hog.py, impacket over TCP, sealed) tags its open with
+#     a flow of its own at Limit = 1 and sends SQOS_HOG_READS (1024) 1-byte
+#     READs without waiting for answers, enough to fill ksmbd-io's
+#     max_active (256 per CPU, 2 CPUs) if each delayed READ held a worker,
+#     as it did until issue 34 (the N-th READ slept about N seconds in its
+#     worker). An untagged fio load on the mount must keep at least 80% of
+#     its IOPS without them, measured just before and just after
+#     (SQOS_HOG_SECS, 4 s, each; the lower of the two, since other VMs on
+#     the host move the rate by up to a factor of two within a minute); the
+#     server holds 1 to max_held_flow of the READs back and answers the
+#     rest at once; when the connection ends, its held READs (max_delay_ms
+#     is 30 s here) go at once: the flow is gone within 5 s. Then a second
+#     such client (100 READs, no measurement) sends a LOGOFF, which ksmbd
+#     answers only once the connection's other requests are done: every
+#     request must be answered within 5 s (without the release at logoff
+#     they wait until ksmbd drops the connection after its 7 s TCP
+#     receive time-out, over SMB Direct up to max_delay_ms). On the debug
+#     kernel: 300 READs, 6 s runs, 50%, delays of up to 5 min (see HOG_*).
+#     Stock 6.12 ksmbd has no Storage QoS, so not this lever.
+#     SQOS_HOG_ONLY=1 runs only this part; make stress runs it longer with
+#     more READs (SQOS_HOG_READS, SQOS_HOG_SECS, SQOS_HOG_DELAY_MS and
+#     SQOS_HOG_HELD, sqos.ko's max_held_flow for the part).
 # Exit 0 = pass.
 . "$(dirname "$0")/lib.sh"
 
@@ -71,9 +94,31 @@ SECS=${SQOS_SECS:-20}
 RATE=100
 RATE64=100
 LOW_PCT=85
+# rate_run's second sample of the server's counters (and the shared loads'
+# one, 4 s earlier), in seconds before the end of the load: on the debug
+# kernel the shell's own steps around it take seconds when the host is
+# busy, and a sample taken after the load's handle closed finds no flow.
+SAMPLE_END=4
+# Part 6: READs the hostile client keeps in flight, seconds per fio run,
+# sqos.ko's max_delay_ms meanwhile, the share of the untagged rate to keep,
+# seconds a flow may outlive its connection. The debug kernel (and Python
+# on it) is far too slow for 1024 READs, and its untagged rate (about 15
+# IOPS) too low to measure in seconds: there the READs are 300 (enough for
+# the per-flow bound, too few to fill ksmbd-io before the fix, which the
+# plain kernel shows), held for up to 5 min, no rate is measured (the part
+# is there for KASAN and lockdep on the park, resume and release paths),
+# and the teardown of the held READs may take 15 s.
+HOG_READS=1024 HOG_SECS=4 HOG_DELAY_MS=30000 HOG_PCT=80 HOG_GONE_S=5
 case "$(uname -r)" in
-*-dbg) RATE=2 RATE64=10 LOW_PCT=60 ;;
+*-dbg)
+	RATE=2 RATE64=10 LOW_PCT=60 SAMPLE_END=9
+	HOG_READS=300 HOG_SECS=0 HOG_DELAY_MS=300000 HOG_GONE_S=15
+	;;
 esac
+HOG_READS=${SQOS_HOG_READS:-$HOG_READS}
+HOG_SECS=${SQOS_HOG_SECS:-$HOG_SECS}
+HOG_DELAY_MS=${SQOS_HOG_DELAY_MS:-$HOG_DELAY_MS}
+HOG_HELD=${SQOS_HOG_HELD:-}
 CTL=$(command -v sqos-ctl)
 THROTTLE=/sys/module/cifs/parameters/sqos_throttle
 FI=$D/fault/post_send
@@ -90,6 +135,8 @@ cleanup() {
 	# configfs is gone once sqos.ko is unloaded: the redirection itself fails
 	{ echo 1 >"$C/enforce"; } 2>/dev/null
 	{ echo 1 >"$C/enabled"; } 2>/dev/null
+	{ echo 10000 >"$C/max_delay_ms"; } 2>/dev/null
+	{ echo 256 >"$C/max_held_flow"; } 2>/dev/null
 	[ ! -e "$THROTTLE" ] || echo Y >"$THROTTLE"
 	rm -rf "$K"
 }
@@ -173,9 +220,14 @@ force user = root" >/dev/null || fail "ksmbd.addshare"
 		fail "ksmbd does not listen on rxe"
 	wait_for 30 grep -q "addr=$SIW_ADDR:5445 dev=$SIW_DEV " "$D/listeners" ||
 		fail "ksmbd does not listen on siw"
+	# ksmbd's TCP listener (port 445 = 0x01BD, state 0A = LISTEN), for
+	# part 6
+	wait_for 30 grep -q ':01BD [0-9A-F]*:0000 0A ' /proc/net/tcp6 /proc/net/tcp ||
+		fail "ksmbd does not listen on TCP port 445"
 	# 64 MiB files for the loads, written on the server's side
 	dd if=/dev/zero of="$K/share/tagged" bs=1M count=64 2>/dev/null || fail "dd"
 	dd if=/dev/zero of="$K/share/free" bs=1M count=64 2>/dev/null || fail "dd"
+	dd if=/dev/zero of="$K/share/hog" bs=1M count=1 2>/dev/null || fail "dd"
 	: >"$K/share/ctl" || fail "touch"
 	mkdir -p "$K/share/dir" && : >"$K/share/dir/entry" || fail "mkdir dir"
 }
@@ -248,13 +300,14 @@ rate_run() {
 		load "${5:-read}" "$SECS" "$1" 8 status >"$LOG" 2>&1 &
 	_t=$!
 	# The load starts once its requests are answered (seconds on the debug
-	# kernel): sample 1 s after the flow appears and 4 s before the end.
+	# kernel): sample 1 s after the flow appears and SAMPLE_END s before the
+	# end.
 	wait_for 60 grep -q "^flow $FLOW" "$Q/flows" ||
 		fail "flow $FLOW did not appear on the server"
 	sleep 1
 	snap_flows
 	_d0=$(flow_field delayed)
-	sleep $((SECS - 5))
+	sleep $((SECS - SAMPLE_END - 1))
 	snap_flows
 	_d1=$(flow_field delayed)
 	_u1=$(flow_field client_updates)
@@ -263,7 +316,8 @@ rate_run() {
 	cat "$LOG"
 	has "status=0 (Ok) max_rate=$(cat "$C/policies/$POLICY/max_iops")"
 	has "handle: tracked=1"
-	[ -n "$_d0" ] && [ -n "$_d1" ] || fail "no flow $FLOW on the server during the load"
+	[ -n "$_d0" ] && [ -n "$_d1" ] ||
+		fail "no flow $FLOW on the server during the load (delayed: \"$_d0\" then \"$_d1\")"
 	# The client's status timer (TimeToLive 4 s) reported its counters.
 	[ "$_u1" -ge 1 ] && [ "$_n1" -gt 0 ] ||
 		fail "no UPDATE_COUNTERS from the client during the load ($_u1 updates, $_n1 units)"
@@ -337,6 +391,121 @@ lose_connection() {
 	wait "$_l" || :
 }
 
+# untagged_iops LOG [stall]: untagged 8 KiB O_DIRECT reads at depth 8
+# (fio) on the mount for HOG_SECS; their IOPS in $_v. With "stall", a load
+# that fails counts as 0 IOPS: a server with no worker left answers nothing
+# until cifs gives up on it (180 s) and reconnects.
+untagged_iops() {
+	if fio --name=untagged --filename="$MNT/free" --rw=randread --bs=8k \
+		--iodepth=8 --ioengine=libaio --direct=1 --time_based \
+		--runtime="$HOG_SECS" --output-format=terse --terse-version=3 \
+		>"$1" 2>&1; then
+		_v=$(fio_read_iops "$1")
+		[ -n "$_v" ] || { cat "$1"; fail "no IOPS in fio's output"; }
+		return
+	fi
+	[ "$2" = stall ] || { cat "$1"; fail "untagged fio load failed"; }
+	say "the untagged fio load failed: $(grep -m1 'error=' "$1")"
+	dmesg | grep 'CIFS: VFS:.*not responded' | tail -n 1
+	_v=0
+}
+
+# hog_taken_in: the server has admitted all the hostile READs
+hog_taken_in() {
+	grep -A6 "^flow $FLOW" "$Q/flows" | grep -q " started=$HOG_READS " &&
+		grep -A6 "^flow $FLOW2" "$Q/flows" | grep -q " started=100 "
+}
+
+# hog: part 6 (see the top of this file), on the mount of $RXE_ADDR
+hog() {
+	_hog0=$(cut -d' ' -f1 /proc/uptime)
+	for _f in "$FLOW" "$FLOW2"; do
+		wait_for 15 sh -c "! grep -q '^flow $_f' $Q/flows" ||
+			fail "flow $_f is still there from an earlier run"
+	done
+	# (Without these bounds, before issue 34, the checks below fail.)
+	if [ -e "$C/max_delay_ms" ]; then
+		echo "$HOG_DELAY_MS" >"$C/max_delay_ms" || fail "max_delay_ms"
+	fi
+	if [ -n "$HOG_HELD" ] && [ -e "$C/max_held_flow" ]; then
+		echo "$HOG_HELD" >"$C/max_held_flow" || fail "max_held_flow"
+	fi
+	if [ "$HOG_SECS" -gt 0 ]; then
+		untagged_iops /tmp/sqos-hog0.log
+		_i0=$_v
+		say "untagged 8192-byte reads alone: $_i0 IOPS"
+	fi
+	rm -f "$K/hog-stop"
+	python3 "$(dirname "$0")/smb2_sqos_hog.py" "$RXE_ADDR" share "$USER" \
+		"$PASS" hog "$FLOW" "$HOG_READS" "$FLOW2" 100 "$K/hog-stop" \
+		>/tmp/sqos-hog.log 2>&1 &
+	_h=$!
+	wait_for 180 grep -q '^sent ' /tmp/sqos-hog.log || {
+		cat /tmp/sqos-hog.log
+		fail "the hostile client did not send its READs"
+	}
+	# The server takes them in (seconds under TCG; before issue 34 it
+	# never took them all); the READs it holds back wait up to
+	# max_delay_ms (HOG_DELAY_MS here), longer than what follows.
+	wait_for 120 hog_taken_in || :
+	snap_flows
+	say "the server took in $(flow_field started) of the READs"
+	_held=$(flow_field held)
+	_unheld=$(flow_field unheld)
+	if [ "$HOG_SECS" -gt 0 ]; then
+		untagged_iops /tmp/sqos-hog1.log stall
+		_i1=$_v
+	fi
+	snap_flows
+	_still=$(flow_field held)
+	touch "$K/hog-stop"
+	wait "$_h" || { cat /tmp/sqos-hog.log; fail "the hostile client failed"; }
+	# Its held READs go with its connection (checked below)
+	_t0=$(cut -d' ' -f1 /proc/uptime)
+	_gone=0
+	wait_for "$HOG_GONE_S" sh -c "! grep -q '^flow $FLOW' $Q/flows" || _gone=1
+	_t1=$(cut -d' ' -f1 /proc/uptime)
+	grep -v '^answered' /tmp/sqos-hog.log
+	if [ "$HOG_SECS" -gt 0 ]; then
+		untagged_iops /tmp/sqos-hog2.log
+		_i2=$_v
+		_want=$(awk -v a="$_i0" -v b="$_i2" -v p="$HOG_PCT" \
+			'BEGIN { printf "%.1f", p / 100 * (a < b ? a : b) }')
+		say "untagged 8192-byte reads: $_i0 IOPS before, $_i1 beside $HOG_READS READs of a flow at 1 IOPS (want $_want or more), $_i2 after"
+		in_range "$_i1" "$_want" 1e9 ||
+			fail "a flow at Limit = 1 with $HOG_READS READs in flight slowed an untagged client to $_i1 IOPS"
+	fi
+	_max=$(cat "$C/max_held_flow")
+	say "the server held $_held READs of the flow back (at most $_max) and $_unheld went at once"
+	[ -n "$_held" ] && [ "$_held" -ge 1 ] && [ "$_held" -le "$_max" ] ||
+		fail "$_held READs of the flow held back, want 1..$_max"
+	[ "$HOG_READS" -le "$_max" ] || [ "$_unheld" -ge 1 ] ||
+		fail "no READ beyond max_held_flow went at once"
+	# The connection is gone: its held READs went at once (not at their
+	# time, up to max_delay_ms away), the flow and the count of held I/Os
+	# with them.
+	[ -n "$_still" ] && [ "$_still" -ge 1 ] ||
+		fail "no READ held back when the hostile client left ($_still)"
+	[ "$_gone" = 0 ] ||
+		fail "the hostile flow outlived its connection by $HOG_GONE_S s ($_still READs were held back)"
+	say "$_still held READs went with the connection: the flow was gone $(awk -v a="$_t0" -v b="$_t1" 'BEGIN { printf "%.1f", b - a }') s after the client"
+	# The LOGOFF of the second connection was answered, after all its
+	# READs, within 5 s (the client measures it)
+	_l=$(sed -n 's/^logoff answered=\([0-9]*\) of \([0-9]*\) in \([0-9.]*\) s.*/\1 \2 \3/p' \
+		/tmp/sqos-hog.log)
+	set -- $_l
+	[ $# = 3 ] && [ "$1" = "$2" ] && in_range "$3" 0 5 ||
+		fail "a LOGOFF waited out the READs held back (answered, of requests, seconds: $_l)"
+	wait_for "$HOG_GONE_S" sh -c "! grep -q '^flow $FLOW2' $Q/flows" ||
+		fail "the second hostile flow outlived its session by $HOG_GONE_S s"
+	grep -q ' held=0$' "$Q/stats" ||
+		fail "held I/Os left: $(head -n 1 "$Q/stats")"
+	say "a LOGOFF with READs held back: answered, of requests, seconds: $_l"
+	echo 10000 >"$C/max_delay_ms"
+	[ -z "$HOG_HELD" ] || echo 256 >"$C/max_held_flow"
+	say "part 6 took $(awk -v a="$_hog0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.0f", b - a }') s"
+}
+
 device() { # device ADDR DEV
 	say "$2: our cifs, our ksmbd"
 	do_mount "$1"
@@ -388,7 +557,7 @@ device() { # device ADDR DEV
 		snap_flows
 		_s0=$(flow_field started)
 		_t0=$(cut -d' ' -f1 /proc/uptime)
-		sleep $((SECS - 8))
+		sleep $((SECS - SAMPLE_END - 4))
 		snap_flows
 		_s1=$(flow_field started)
 		_t1=$(cut -d' ' -f1 /proc/uptime)
@@ -426,6 +595,9 @@ device() { # device ADDR DEV
 	# opens (durable handles are off) and cifs reconnects.
 	[ "$2" != "$RXE_DEV" ] || lose_connection
 
+	# 6. A flow at Limit = 1 with many READs in flight (rxe only)
+	[ "$2" != "$RXE_DEV" ] || hog
+
 	# 3. Every handle closed: no flow, no open on the server
 	wait_for 10 grep -q '^enabled=1 flows=0 opens=0 ' "$Q/stats" ||
 		fail "flows or opens left with every handle closed"
@@ -438,6 +610,16 @@ set_rate "$RATE"
 modprobe cifs || fail "modprobe cifs"
 [ "$(smb_module cifs)" = ours ] || fail "cifs is $(smb_module cifs), not ours"
 [ -e "$THROTTLE" ] || fail "our cifs has no sqos_throttle parameter"
+
+if [ -n "$SQOS_HOG_ONLY" ]; then
+	# make stress: part 6 alone
+	do_mount "$RXE_ADDR"
+	hog
+	umount "$MNT" || fail "umount"
+	cleanup
+	echo "sqos_smb: pass (part 6 only)"
+	exit 0
+fi
 
 device "$RXE_ADDR" "$RXE_DEV"
 device "$SIW_ADDR" "$SIW_DEV"
