@@ -23,7 +23,11 @@
  * Transport recovery: any failure (CM error, rejection, timeout, invalid
  * response, device removal, a signal) tears the connection down and
  * returns its first error; nothing is delivered to the callbacks of a
- * connection that smbdx_connect() did not return.
+ * connection that smbdx_connect() did not return. The teardown of a failed
+ * connection runs in a work item (teardown_work) that the thread waits for
+ * killably: a fatal signal ends every wait of smbdx_connect() at once, and
+ * the thread never makes the RDMA CM's uninterruptible teardown calls
+ * itself (smbdx_connect_teardown()).
  */
 
 #include <kunit/static_stub.h>
@@ -210,7 +214,12 @@ struct smbdx_conn *smbdx_connect(struct net *net, const struct sockaddr *dst,
 }
 EXPORT_SYMBOL_NS_GPL(smbdx_connect, SMBDX_NS);
 
-/* What smbdx_connect_report() tells of a failed connection. */
+/*
+ * What smbdx_connect_report() tells of a failed connection. Device removal
+ * or the disconnect work may hold res_mutex for as long as the CM makes a
+ * disconnect wait (smbdx_connect_teardown()): a killed caller gives up the
+ * device's name rather than wait for it.
+ */
 static void smbdx_report_failure(struct smbdx_conn *conn,
 				 struct smbdx_connect_report *rep)
 {
@@ -220,16 +229,51 @@ static void smbdx_report_failure(struct smbdx_conn *conn,
 	rep->cause = conn->cause;
 	spin_unlock_bh(&conn->lock);
 	rep->conn_id = conn->num;
-	/* Device removal may be tearing the connection down meanwhile. */
-	mutex_lock(&conn->res_mutex);
-	id = conn->released ? NULL : conn->id;
-	if (strcmp(conn->devname, "-"))
+	if (strcmp(conn->devname, "-")) {
 		strscpy(rep->device, conn->devname, sizeof(rep->device));
-	else if (id && id->device)
-		strscpy(rep->device, dev_name(&id->device->dev), sizeof(rep->device));
-	mutex_unlock(&conn->res_mutex);
+	} else if (!mutex_lock_killable(&conn->res_mutex)) {
+		id = conn->released ? NULL : conn->id;
+		if (id && id->device)
+			strscpy(rep->device, dev_name(&id->device->dev),
+				sizeof(rep->device));
+		mutex_unlock(&conn->res_mutex);
+	}
 	memcpy(&rep->local, &conn->local, sizeof(rep->local));
 	memcpy(&rep->peer, &conn->peer, sizeof(rep->peer));
+}
+
+static bool smbdx_conn_destroyed(struct smbdx_conn *conn)
+{
+	bool done;
+
+	spin_lock_bh(&conn->lock);
+	done = conn->state == SMBDX_CS_DESTROYED;
+	spin_unlock_bh(&conn->lock);
+	return done;
+}
+
+/*
+ * Tear a failed connection down from a work item and wait for it
+ * killably. The RDMA CM's teardown may sleep uninterruptibly for as long
+ * as the provider takes: on iWARP, rdma_disconnect() and rdma_destroy_id()
+ * wait (iw_cm_disconnect(), destroy_cm_id()) until the provider reports
+ * the outcome of the connect request, which siw does only when the peer
+ * answers its MPA request or its MPA reply timer expires (10 s); and siw
+ * discards the signals of a thread that waits for one of its endpoints
+ * (siw_cep_set_inuse() calls flush_signals()), so a killed caller that
+ * tore down itself could go on as if it had never been killed. The caller
+ * never enters the CM's teardown: killed, it returns at once, and the
+ * work item finishes with its own reference.
+ *
+ * Return: true if the caller was killed before the teardown finished.
+ */
+static bool smbdx_connect_teardown(struct smbdx_conn *conn)
+{
+	smbdx_conn_queue_work(conn, &conn->teardown_work);
+	if (!wait_event_killable(conn->wq, smbdx_conn_destroyed(conn)))
+		return false;
+	smbdx_stat_inc(conn, SMBDX_STAT_CONNECT_KILLED);
+	return true;
 }
 
 /**
@@ -258,7 +302,7 @@ struct smbdx_conn *smbdx_connect_report(struct net *net, const struct sockaddr *
 	struct smbdx_conn *conn;
 	struct rdma_cm_id *id;
 	unsigned long timeout_ms;
-	bool def_port;
+	bool def_port, killed;
 	int rc;
 
 	might_sleep();
@@ -346,14 +390,15 @@ fail:
 	smbdx_conn_fail(conn, rc, SMBDX_CAUSE_NONE);
 	if (rep)
 		smbdx_report_failure(conn, rep);
-	smbdx_conn_teardown(conn);
+	killed = smbdx_connect_teardown(conn);
 	/*
-	 * The CM's handlers have run by now (teardown destroyed the cm_id):
-	 * a rejection that came just after the flush it caused has named
-	 * the cause and the error (__smbdx_conn_fail_concrete()).
+	 * Unless the caller was killed, the CM's handlers have run by now
+	 * (teardown destroyed the cm_id): a rejection that came just after
+	 * the flush it caused has named the cause and the error
+	 * (__smbdx_conn_fail_concrete()).
 	 */
 	spin_lock_bh(&conn->lock);
-	rc = conn->error;
+	rc = killed ? -EINTR : conn->error;
 	if (rep)
 		rep->cause = conn->cause;
 	spin_unlock_bh(&conn->lock);
