@@ -16,7 +16,10 @@
 #   - the fuzzer: 100,000 seeded negotiate and data messages from a raw
 #     verbs peer, 25,000 per device and role, mutated as drawn; then
 #     104,000 in its dense mode, at least 100,000 of them mutated
-#     (tests/vm/smbd_fuzz.sh).
+#     (tests/vm/smbd_fuzz.sh);
+#   - the bad-peer suite with 20 rounds of kill -9 of a cifs mount before,
+#     during and around a failed negotiation, on each device
+#     (tests/vm/smb_shim_badpeer.sh, BADPEER_REPS=20).
 rc=0
 
 run() { # run MODULE [PARAMS...]
@@ -54,6 +57,7 @@ script smbd_checked_data MSG_MIB=256 RXE_RDMA_MIB=512 SIW_RDMA_MIB=4608
 script smbd_removal_rw REMOVALS=100
 script smbd_fuzz FUZZ_MSGS=25000 FUZZ_SEED=1 FUZZ_DENSE=0
 script smbd_fuzz FUZZ_MSGS=26000 FUZZ_SEED=101 FUZZ_DENSE=1 FUZZ_MIN_MUTATED=100000
+script smb_shim_badpeer BADPEER_REPS=20
 grep -E "Slab|SUnreclaim" /proc/meminfo
-grep "connections\|sends_reclaimed" /sys/kernel/debug/smbdirect/stats
+grep "connections\|sends_reclaimed\|connect_killed" /sys/kernel/debug/smbdirect/stats
 exit $rc

@@ -144,9 +144,31 @@ next_ok() {
 	ctl unlisten all
 }
 
+# counter NAME: smbdirect's global counter NAME
+counter() {
+	sed -n "s/^$1 //p" "$D/stats" | head -n 1
+}
+
+# refused_again ADDR PORT: right after a mount, smbd_test's client
+# connects to the same failure-Status listener: its Negotiate Request must
+# reach the listener and the refusal must come within 5 s.
+refused_again() {
+	_n=$(raw_status "$1" "$2" received)
+	_t0=$(up_ms)
+	echo "open probe $1 $2 negotiate_timeout_ms=10000" >"$T/control" 2>/dev/null &&
+		fail "a failure Status did not refuse the connection"
+	_ms=$(($(up_ms) - _t0))
+	grep -q -- "-111" "$T/result" ||
+		fail "the connection after a refused one did not end refused: $(cat "$T/result") after $_ms ms"
+	[ "$_ms" -le 5000 ] || fail "the connection after a refused one took $_ms ms"
+	[ "$(raw_status "$1" "$2" received)" -gt "$_n" ] ||
+		fail "the connection after a refused one sent no Negotiate Request"
+}
+
 # killed_reps ADDR: BADPEER_REPS rounds of kills before, during and around
 # a failed negotiation, each followed by a connection that must negotiate.
 killed_reps() {
+	_k=$(counter connect_killed_in_teardown)
 	_r=0
 	while [ "$_r" -lt "$REPS" ]; do
 		_r=$((_r + 1))
@@ -160,9 +182,15 @@ killed_reps() {
 			ctl listen raw "$1" 5445 status=$BAD_STATUS close=1
 			ctl listen raw "$1" 445
 			mount_killed "$1" "" "$_d"
+			refused_again "$1" 5445
 			next_ok "$1" 5445
 		done
 	done
+	# Each kill during a connect left its teardown to smbdirect's work
+	# queue (at least the REPS kills before negotiation).
+	[ "$(counter connect_killed_in_teardown)" -ge $((_k + REPS)) ] ||
+		fail "connect_killed_in_teardown went from $_k to only $(counter connect_killed_in_teardown)"
+	say "connect_killed_in_teardown: $_k -> $(counter connect_killed_in_teardown)"
 	no_conns
 }
 
