@@ -13,14 +13,27 @@
  * connect must return -ENODEV having touched nothing of the torn-down
  * connection (KASAN on the debug kernel), and the next connect works.
  *
+ * A signal at the connect step (the same stub sends the test's thread a
+ * signal just before the QP is set up and the connect made), on siw: the
+ * connect must fail with -EINTR without the provider ever opening a TCP
+ * connection to the peer. siw makes its TCP connection in the thread that
+ * calls rdma_connect(), and with a signal pending there it used to open
+ * the connection and close it at once, which a siw listener does not
+ * survive (Documentation/design.rst "Connecting and a fatal signal"). The
+ * peer here is a plain TCP listener on the siw interface's address, so
+ * the test sees whether a connection was made without triggering that bug.
+ *
  * Needs CONFIG_FAULT_INJECTION (the test kernels have it).
  */
 
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/delay.h>
+#include <linux/net.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
+#include <net/sock.h>
 
 #include <smbdirect/smbdirect.h>
 #include "smbd.h"
@@ -389,10 +402,83 @@ static void fl_removal_mid_connect(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, smbdx_test_conns_alive(), alive);
 }
 
+static void fl_sock_release(void *sock)
+{
+	sock_release(sock);
+}
+
+/* Replaces smbdx_connect_step(): a signal for the thread before connect. */
+static void fl_signal_at_step(struct smbdx_conn *conn, enum smbdx_conn_state next)
+{
+	struct kunit *test = kunit_get_current_test();
+	bool *hit = test ? test->priv : NULL;
+
+	if (!hit || next != SMBDX_CS_CONNECTING)
+		return;
+	*hit = true;
+	send_sig(SIGUSR1, current, 1);
+}
+
+static void fl_signal_at_connect(struct kunit *test)
+{
+	const struct tl_dev *d = NULL;
+	int alive = smbdx_test_conns_alive();
+	struct smbdx_conn_config cfg;
+	struct socket *lsock, *nsock = NULL;
+	struct smbdx_conn *conn;
+	struct sockaddr_in sin;
+	bool hit = false;
+	int rc, i;
+
+	for (i = 0; i < ARRAY_SIZE(tl_devs); i++)
+		if (tl_devs[i].iwarp)
+			d = &tl_devs[i];
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	tl_addr(test, d, &sin);
+	/* A TCP listener on the siw interface's address, on a free port. */
+	rc = sock_create_kern(&init_net, AF_INET, SOCK_STREAM, IPPROTO_TCP,
+			      &lsock);
+	KUNIT_ASSERT_EQ(test, rc, 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, fl_sock_release,
+							lsock), 0);
+	KUNIT_ASSERT_EQ(test, kernel_bind(lsock, (struct sockaddr *)&sin,
+					  sizeof(sin)), 0);
+	KUNIT_ASSERT_EQ(test, kernel_listen(lsock, 4), 0);
+	KUNIT_ASSERT_GT(test, kernel_getsockname(lsock, (struct sockaddr *)&sin), 0);
+
+	smbdx_conn_config_init(&cfg);
+	cfg.negotiate_timeout_ms = 10000;
+	test->priv = &hit;
+	allow_signal(SIGUSR1);
+	kunit_activate_static_stub(test, smbdx_connect_step, fl_signal_at_step);
+	conn = smbdx_connect(&init_net, (struct sockaddr *)&sin, NULL, &cfg,
+			     NULL, NULL);
+	kunit_deactivate_static_stub(test, smbdx_connect_step);
+	flush_signals(current);
+	disallow_signal(SIGUSR1);
+	test->priv = NULL;
+	if (!IS_ERR(conn))
+		smbdx_destroy(conn);
+	KUNIT_EXPECT_TRUE(test, hit);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(conn), -EINTR);
+
+	/* No TCP connection was made, not even one closed at once. */
+	rc = kernel_accept(lsock, &nsock, O_NONBLOCK);
+	if (!rc)
+		sock_release(nsock);
+	KUNIT_EXPECT_EQ_MSG(test, rc, -EAGAIN,
+			    "the killed connect opened a TCP connection to %pISpc",
+			    &sin);
+	for (i = 0; i < timeout_ms / 20 && smbdx_test_conns_alive() > alive; i++)
+		msleep(20);
+	KUNIT_EXPECT_EQ(test, smbdx_test_conns_alive(), alive);
+}
+
 static struct kunit_case fl_cases_list[] = {
 	KUNIT_CASE_PARAM(fl_disarmed_by_default, tl_dev_gen_params),
 	KUNIT_CASE_PARAM_ATTR(fl_fault_point, fl_gen_params, { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_PARAM(fl_removal_mid_connect, fl_removal_params),
+	KUNIT_CASE(fl_signal_at_connect),
 	{}
 };
 

@@ -13,17 +13,23 @@
  *
  * The CM event handler only records events and wakes the thread
  * (connection.c). Every call on the cm_id (resolve address, resolve route,
- * connect) and every resource set-up happens in the thread under
- * res_mutex, after checking that the connection is not released: device
- * removal (our ib_client or the CM's DEVICE_REMOVAL event) tears down and
- * destroys the cm_id under the same mutex, at any point between the steps,
- * so it either runs before a step and the thread sees the connection
- * released (-ENODEV), or after it.
+ * connect) and every resource set-up happens under res_mutex, after
+ * checking that the connection is not released: in the thread, except
+ * rdma_connect(), which a work item makes (connect_work, holding a
+ * reference; smbdx_connect_work() says why) while the thread waits for
+ * ESTABLISHED. Device removal (our ib_client or the CM's DEVICE_REMOVAL
+ * event) tears down and destroys the cm_id under the same mutex, at any
+ * point between the steps, so it either runs before a step and the step
+ * sees the connection released (-ENODEV), or after it.
  *
  * Transport recovery: any failure (CM error, rejection, timeout, invalid
  * response, device removal, a signal) tears the connection down and
  * returns its first error; nothing is delivered to the callbacks of a
- * connection that smbdx_connect() did not return.
+ * connection that smbdx_connect() did not return. The teardown of a failed
+ * connection runs in a work item (teardown_work) that the thread waits for
+ * killably: a fatal signal ends every wait of smbdx_connect() at once, and
+ * the thread never makes the RDMA CM's uninterruptible teardown calls
+ * itself (smbdx_connect_teardown()).
  */
 
 #include <kunit/static_stub.h>
@@ -130,12 +136,14 @@ out:
 	return rc;
 }
 
-/* Route resolved: QP, buffers, one receive, then connect. */
+/*
+ * Route resolved: QP, buffers, one receive, then the connect, which
+ * smbdx_connect_work() makes.
+ */
 static int smbdx_connect_route_resolved(struct smbdx_conn *conn,
 					struct smbdx_connect_report *rep)
 {
-	struct rdma_conn_param param = {};
-	struct smbdx_ird_ord_hdr hdr;
+	struct rdma_conn_param *param = &conn->connect_param;
 	struct smbdx_ird_ord io;
 	int rc;
 
@@ -158,25 +166,62 @@ static int smbdx_connect_route_resolved(struct smbdx_conn *conn,
 	if (rc)
 		goto out;
 
-	param.responder_resources = conn->limits.ird;
-	param.initiator_depth = conn->limits.ord;
-	param.retry_count = 6;
-	param.rnr_retry_count = 6;
+	memset(param, 0, sizeof(*param));
+	param->responder_resources = conn->limits.ird;
+	param->initiator_depth = conn->limits.ord;
+	param->retry_count = 6;
+	param->rnr_retry_count = 6;
 	if (conn->limits.ird_ord_private_data) {
 		/* MS-SMBD appendix A 6.1: our own IRD and ORD. */
 		io.ird = conn->limits.ird;
 		io.ord = conn->limits.ord;
-		smbdx_ird_ord_encode(&io, &hdr);
-		param.private_data = &hdr;
-		param.private_data_len = sizeof(hdr);
+		smbdx_ird_ord_encode(&io, &conn->connect_hdr);
+		param->private_data = &conn->connect_hdr;
+		param->private_data_len = sizeof(conn->connect_hdr);
 	}
 	smbdx_set_state(conn, SMBDX_CS_CONNECTING, rep);
-	rc = rdma_connect(conn->id, &param);
-	if (!rc)
-		conn->qp_live = true;
 out:
 	mutex_unlock(&conn->res_mutex);
-	return rc;
+	if (rc)
+		return rc;
+	/* Killed meanwhile: no connect at all (nothing for the peer to see). */
+	if (signal_pending(current))
+		return -EINTR;
+	smbdx_conn_queue_work(conn, &conn->connect_work);
+	return 0;
+}
+
+/*
+ * rdma_connect() in a work item, which has no signals. On iWARP the
+ * provider makes the TCP connection in the calling thread (siw_connect()
+ * connects a kernel socket, blocking), and a signal pending in that thread
+ * makes the socket's connect fail after the TCP handshake: siw then closes
+ * a TCP connection the peer has just seen established, before any MPA
+ * request. A siw listener does not survive such a peer: the close reaches
+ * its listening endpoint and frees it while it is still listed (a siw bug
+ * of 6.12, Documentation/design.rst "Connecting and a fatal signal"). The
+ * thread waits for the outcome with the ESTABLISHED wait (a failed call
+ * fails the connection); a thread killed meanwhile leaves the work to
+ * finish the connect and teardown_work to undo it, both under res_mutex.
+ */
+static void smbdx_connect_work(struct work_struct *w)
+{
+	struct smbdx_conn *conn = container_of(w, struct smbdx_conn,
+					       connect_work);
+	int rc = 0;
+
+	mutex_lock(&conn->res_mutex);
+	if (conn->released || !conn->id) {
+		rc = -ENODEV;
+	} else if (!READ_ONCE(conn->error)) {
+		rc = rdma_connect(conn->id, &conn->connect_param);
+		if (!rc)
+			conn->qp_live = true;
+	}
+	mutex_unlock(&conn->res_mutex);
+	if (rc)
+		smbdx_conn_fail(conn, rc, SMBDX_CAUSE_NONE);
+	smbdx_conn_put(conn);
 }
 
 /**
@@ -210,7 +255,12 @@ struct smbdx_conn *smbdx_connect(struct net *net, const struct sockaddr *dst,
 }
 EXPORT_SYMBOL_NS_GPL(smbdx_connect, SMBDX_NS);
 
-/* What smbdx_connect_report() tells of a failed connection. */
+/*
+ * What smbdx_connect_report() tells of a failed connection. Device removal
+ * or the disconnect work may hold res_mutex for as long as the CM makes a
+ * disconnect wait (smbdx_connect_teardown()): a killed caller gives up the
+ * device's name rather than wait for it.
+ */
 static void smbdx_report_failure(struct smbdx_conn *conn,
 				 struct smbdx_connect_report *rep)
 {
@@ -220,16 +270,51 @@ static void smbdx_report_failure(struct smbdx_conn *conn,
 	rep->cause = conn->cause;
 	spin_unlock_bh(&conn->lock);
 	rep->conn_id = conn->num;
-	/* Device removal may be tearing the connection down meanwhile. */
-	mutex_lock(&conn->res_mutex);
-	id = conn->released ? NULL : conn->id;
-	if (strcmp(conn->devname, "-"))
+	if (strcmp(conn->devname, "-")) {
 		strscpy(rep->device, conn->devname, sizeof(rep->device));
-	else if (id && id->device)
-		strscpy(rep->device, dev_name(&id->device->dev), sizeof(rep->device));
-	mutex_unlock(&conn->res_mutex);
+	} else if (!mutex_lock_killable(&conn->res_mutex)) {
+		id = conn->released ? NULL : conn->id;
+		if (id && id->device)
+			strscpy(rep->device, dev_name(&id->device->dev),
+				sizeof(rep->device));
+		mutex_unlock(&conn->res_mutex);
+	}
 	memcpy(&rep->local, &conn->local, sizeof(rep->local));
 	memcpy(&rep->peer, &conn->peer, sizeof(rep->peer));
+}
+
+static bool smbdx_conn_destroyed(struct smbdx_conn *conn)
+{
+	bool done;
+
+	spin_lock_bh(&conn->lock);
+	done = conn->state == SMBDX_CS_DESTROYED;
+	spin_unlock_bh(&conn->lock);
+	return done;
+}
+
+/*
+ * Tear a failed connection down from a work item and wait for it
+ * killably. The RDMA CM's teardown may sleep uninterruptibly for as long
+ * as the provider takes: on iWARP, rdma_disconnect() and rdma_destroy_id()
+ * wait (iw_cm_disconnect(), destroy_cm_id()) until the provider reports
+ * the outcome of the connect request, which siw does only when the peer
+ * answers its MPA request or its MPA reply timer expires (10 s); and siw
+ * discards the signals of a thread that waits for one of its endpoints
+ * (siw_cep_set_inuse() calls flush_signals()), so a killed caller that
+ * tore down itself could go on as if it had never been killed. The caller
+ * never enters the CM's teardown: killed, it returns at once, and the
+ * work item finishes with its own reference.
+ *
+ * Return: true if the caller was killed before the teardown finished.
+ */
+static bool smbdx_connect_teardown(struct smbdx_conn *conn)
+{
+	smbdx_conn_queue_work(conn, &conn->teardown_work);
+	if (!wait_event_killable(conn->wq, smbdx_conn_destroyed(conn)))
+		return false;
+	smbdx_stat_inc(conn, SMBDX_STAT_CONNECT_KILLED);
+	return true;
 }
 
 /**
@@ -258,7 +343,7 @@ struct smbdx_conn *smbdx_connect_report(struct net *net, const struct sockaddr *
 	struct smbdx_conn *conn;
 	struct rdma_cm_id *id;
 	unsigned long timeout_ms;
-	bool def_port;
+	bool def_port, killed;
 	int rc;
 
 	might_sleep();
@@ -282,6 +367,7 @@ struct smbdx_conn *smbdx_connect_report(struct net *net, const struct sockaddr *
 		return ERR_PTR(-ENOMEM);
 	conn->ops = ops;
 	conn->ctx = ctx;
+	INIT_WORK(&conn->connect_work, smbdx_connect_work);
 	memcpy(&conn->peer, dst, smbdx_sockaddr_len(dst));
 	def_port = !smbdx_sockaddr_port(dst);
 
@@ -346,14 +432,15 @@ fail:
 	smbdx_conn_fail(conn, rc, SMBDX_CAUSE_NONE);
 	if (rep)
 		smbdx_report_failure(conn, rep);
-	smbdx_conn_teardown(conn);
+	killed = smbdx_connect_teardown(conn);
 	/*
-	 * The CM's handlers have run by now (teardown destroyed the cm_id):
-	 * a rejection that came just after the flush it caused has named
-	 * the cause and the error (__smbdx_conn_fail_concrete()).
+	 * Unless the caller was killed, the CM's handlers have run by now
+	 * (teardown destroyed the cm_id): a rejection that came just after
+	 * the flush it caused has named the cause and the error
+	 * (__smbdx_conn_fail_concrete()).
 	 */
 	spin_lock_bh(&conn->lock);
-	rc = conn->error;
+	rc = killed ? -EINTR : conn->error;
 	if (rep)
 		rep->cause = conn->cause;
 	spin_unlock_bh(&conn->lock);

@@ -396,6 +396,10 @@ struct smbdx_conn {
 	struct work_struct pump_work;
 	struct work_struct teardown_work;
 	struct work_struct release_work;
+	/* active: rdma_connect() from a work item (connect.c) */
+	struct work_struct connect_work;
+	struct rdma_conn_param connect_param;
+	struct smbdx_ird_ord_hdr connect_hdr;
 
 	/*
 	 * Memory registration and RDMA read/write (mr.c, rw.c). The pool

@@ -19,7 +19,10 @@
 #     (tests/vm/smbd_fuzz.sh);
 #   - Storage QoS: a flow at Limit = 1 with 4096 READs in flight, 1024 of
 #     them held back for up to a minute, beside an untagged fio load
-#     measured for 20 s (part 6 of tests/vm/sqos_smb.sh).
+#     measured for 20 s (part 6 of tests/vm/sqos_smb.sh);
+#   - the bad-peer suite with 20 rounds of kill -9 of a cifs mount before,
+#     during and around a failed negotiation, on each device
+#     (tests/vm/smb_shim_badpeer.sh, BADPEER_REPS=20).
 rc=0
 
 run() { # run MODULE [PARAMS...]
@@ -59,6 +62,7 @@ script smbd_fuzz FUZZ_MSGS=25000 FUZZ_SEED=1 FUZZ_DENSE=0
 script smbd_fuzz FUZZ_MSGS=26000 FUZZ_SEED=101 FUZZ_DENSE=1 FUZZ_MIN_MUTATED=100000
 script sqos_smb SQOS_HOG_ONLY=1 SQOS_HOG_READS=4096 SQOS_HOG_SECS=20 \
 	SQOS_HOG_DELAY_MS=60000 SQOS_HOG_HELD=1024
+script smb_shim_badpeer BADPEER_REPS=20
 grep -E "Slab|SUnreclaim" /proc/meminfo
-grep "connections\|sends_reclaimed" /sys/kernel/debug/smbdirect/stats
+grep "connections\|sends_reclaimed\|connect_killed" /sys/kernel/debug/smbdirect/stats
 exit $rc

@@ -69,6 +69,7 @@
 
 #include <linux/delay.h>
 #include <linux/module.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
 #include <linux/seq_file.h>
@@ -248,11 +249,13 @@ static void smbd_set_port(struct sockaddr_storage *ss, u16 port)
  * @server: the cifs server the connection is for
  * @dstaddr: the server's address (IPv4 or IPv6); its port is not used
  *
- * Tries port 5445, then 445. Uses the server's network namespace and its
- * source address, if one was set.
+ * Tries port 5445, then 445, but not after a fatal signal. Uses the
+ * server's network namespace and its source address, if one was set.
  *
  * Context: process, may sleep (up to smbdirect's Negotiation Timer, 120 s
- * by default, per port tried).
+ * by default, per port tried); a fatal signal ends the wait at once, at
+ * every step (smbdx_connect() leaves the teardown of a killed attempt to
+ * smbdirect's work queue).
  *
  * Return: the connection, or NULL if none could be made.
  */
@@ -289,7 +292,12 @@ struct smbd_connection *smbd_get_connection(struct TCP_Server_Info *server,
 		rc = PTR_ERR(conn);
 		cifs_dbg(FYI, "SMB Direct connect to %pISpc failed: %ld\n",
 			 &dst, rc);
-		if (rc == -EINTR || rc == -ERESTARTSYS || rc == -EINVAL)
+		/*
+		 * A killed mount tries no other port: a kill that came while
+		 * this attempt failed for another reason must still end it.
+		 */
+		if (rc == -EINTR || rc == -ERESTARTSYS || rc == -EINVAL ||
+		    fatal_signal_pending(current))
 			break;
 	}
 	if (IS_ERR(conn)) {

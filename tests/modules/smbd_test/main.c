@@ -12,7 +12,7 @@
  * kept stable for external test tools and the benchmark):
  *
  *   listen echo|sink ADDR [PORT] [OPTION=VALUE...]
- *   listen raw ADDR PORT [grant=N]
+ *   listen raw ADDR PORT [grant=N] [status=X] [close=1] [hold=1]
  *   unlisten ADDR [PORT] | unlisten all
  *   open NAME ADDR [PORT] [OPTION=VALUE...]
  *   send NAME count=N size=N [verify=0|1]

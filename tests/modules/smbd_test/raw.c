@@ -4,15 +4,21 @@
  * that plays a broken SMB Direct server for the client's tests
  * (tests/vm/smb_shim_badpeer.sh):
  *
- *   listen raw ADDR PORT [grant=N]
+ *   listen raw ADDR PORT [grant=N] [status=X] [close=1] [hold=1]
  *
  * It accepts every connection request and keeps one receive posted, so
- * the client's Sends complete. Without grant= it never sends anything: a
- * server that accepted the RDMA connection but never negotiates. With
- * grant=N it answers the first message (the Negotiate Request) with an
- * otherwise valid Negotiate Response that grants N send credits (0 is a
- * protocol error, [MS-SMBD] 3.1.5.2 and 3.2.5.2), and is silent after
- * that: it never grants more credits and never answers a data message.
+ * the client's Sends complete. Without grant= or status= it never sends
+ * anything: a server that accepted the RDMA connection but never
+ * negotiates. With grant=N it answers the first message (the Negotiate
+ * Request) with an otherwise valid Negotiate Response that grants N send
+ * credits (0 is a protocol error, [MS-SMBD] 3.1.5.2 and 3.2.5.2), and is
+ * silent after that: it never grants more credits and never answers a
+ * data message. With status=X (non-zero) the response is a failure
+ * response with Status X (3.1.5.3). With close=1 it disconnects once the
+ * response is sent, as a server ending a failed negotiation does. With
+ * hold=1 it never answers the connection request at all (neither accepts
+ * nor rejects it until unlisten): the client's connect waits for the
+ * RDMA CM's own timeouts (on iWARP, siw's MPA reply timer).
  *
  * Locking: commands run with svc_mutex held, which guards svc_raw_listeners
  * and the lifetime of everything on it. The RDMA CM calls the event
@@ -21,7 +27,9 @@
  * connections to its listener's list (under svc_lock), counts (atomics)
  * and, when a device goes away, queues the reaper, which destroys that
  * listener with svc_mutex held. Completions (softirq) touch only their
- * connection's buffer, QP and counters.
+ * connection's buffer, QP and counters, and queue the connection's
+ * disconnect work (close=1), which freeing the connection cancels once
+ * its QP is drained (no completion can queue it again).
  */
 
 #include <linux/seq_file.h>
@@ -53,6 +61,7 @@ struct svc_raw_conn {
 	struct ib_cq *cq;
 	bool qp;
 	bool answered;			/* the Negotiate Response was sent */
+	struct work_struct disc_work;	/* close=1: rdma_disconnect() */
 	void *buf;			/* receive half, then send half */
 	u64 dma;
 	struct ib_device *dma_dev;
@@ -67,8 +76,12 @@ struct svc_raw_listener {
 	struct sockaddr_storage addr;
 	u16 port;
 	int grant;			/* SVC_RAW_SILENT: never answer */
+	u32 status;			/* the response's Status */
+	bool close;			/* disconnect once the response is sent */
+	bool hold;			/* leave connection requests pending */
 	bool removed;			/* its device went away */
 	struct list_head conns;		/* under svc_lock */
+	atomic64_t requests;		/* connection requests kept */
 	atomic64_t accepted;
 	atomic64_t received;		/* messages received */
 	atomic64_t answered;		/* Negotiate Responses sent */
@@ -121,6 +134,7 @@ static int svc_raw_answer(struct svc_raw_conn *c,
 	r->negotiated_version = cpu_to_le16(SMBDX_VERSION_1_0);
 	r->credits_requested = cpu_to_le16(255);
 	r->credits_granted = cpu_to_le16(grant);
+	r->status = cpu_to_le32(c->rl->status);
 	r->max_read_write_size = cpu_to_le32(1048576);
 	r->preferred_send_size =
 		cpu_to_le32(min_t(u32, le32_to_cpu(req->max_receive_size), 1364));
@@ -131,8 +145,22 @@ static int svc_raw_answer(struct svc_raw_conn *c,
 	return ib_post_send(c->id->qp, &wr, NULL);
 }
 
+static void svc_raw_disc_fn(struct work_struct *w)
+{
+	struct svc_raw_conn *c = container_of(w, struct svc_raw_conn,
+					      disc_work);
+
+	rdma_disconnect(c->id);
+}
+
+/* close=1: the response is out, end the connection (process context). */
 static void svc_raw_send_done(struct ib_cq *cq, struct ib_wc *wc)
 {
+	struct svc_raw_conn *c = container_of(wc->wr_cqe, struct svc_raw_conn,
+					      send_cqe);
+
+	if (wc->status == IB_WC_SUCCESS && c->rl->close)
+		queue_work(system_wq, &c->disc_work);
 }
 
 /* A message arrived: answer the first if asked to, post the receive again. */
@@ -163,6 +191,8 @@ static void svc_raw_conn_free(struct svc_raw_conn *c)
 	if (c->qp) {
 		rdma_disconnect(c->id);
 		ib_drain_qp(c->id->qp);
+		/* Drained: no completion queues the work again. */
+		cancel_work_sync(&c->disc_work);
 		rdma_destroy_qp(c->id);
 	}
 	if (c->cq)
@@ -239,6 +269,12 @@ static int svc_raw_accept(struct svc_raw_listener *rl, struct rdma_cm_id *id)
 	c->rl = rl;
 	c->id = id;
 	id->context = &c->ep;
+	INIT_WORK(&c->disc_work, svc_raw_disc_fn);
+	if (rl->hold) {
+		/* Neither accepted nor rejected until unlisten destroys it. */
+		rc = 0;
+		goto listed;
+	}
 	rc = svc_raw_setup(c);
 	if (!rc)
 		rc = rdma_accept(id, &cp);
@@ -251,10 +287,12 @@ static int svc_raw_accept(struct svc_raw_listener *rl, struct rdma_cm_id *id)
 		svc_raw_conn_free(c);
 		return rc;
 	}
+	atomic64_inc(&rl->accepted);
+listed:
 	spin_lock_bh(&svc_lock);
 	list_add_tail(&c->list, &rl->conns);
 	spin_unlock_bh(&svc_lock);
-	atomic64_inc(&rl->accepted);
+	atomic64_inc(&rl->requests);
 	return 0;
 }
 
@@ -317,8 +355,36 @@ static void svc_raw_reaper_fn(struct work_struct *w)
 	mutex_unlock(&svc_mutex);
 }
 
+/* One OPTION=VALUE of listen raw into @rl; non-zero if it does not parse. */
+static int svc_raw_opt(struct svc_raw_listener *rl, const char *arg)
+{
+	u32 v;
+
+	if (!strncmp(arg, "grant=", 6)) {
+		if (kstrtou32(arg + 6, 0, &v) || v > U16_MAX)
+			return -EINVAL;
+		rl->grant = v;
+	} else if (!strncmp(arg, "status=", 7)) {
+		if (kstrtou32(arg + 7, 0, &v) || !v)
+			return -EINVAL;
+		rl->status = v;
+	} else if (!strncmp(arg, "close=", 6)) {
+		if (kstrtou32(arg + 6, 0, &v) || v > 1)
+			return -EINVAL;
+		rl->close = v;
+	} else if (!strncmp(arg, "hold=", 5)) {
+		if (kstrtou32(arg + 5, 0, &v) || v > 1)
+			return -EINVAL;
+		rl->hold = v;
+	} else {
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /**
- * svc_raw_listen() - listen raw ADDR PORT [grant=N]
+ * svc_raw_listen() - listen raw ADDR PORT [grant=N] [status=X] [close=1]
+ *	[hold=1]
  * @argc: number of arguments
  * @argv: the arguments after "listen raw"
  *
@@ -329,26 +395,27 @@ int svc_raw_listen(int argc, char **argv)
 {
 	struct svc_raw_listener *rl;
 	struct rdma_cm_id *id;
-	int grant = SVC_RAW_SILENT;
 	u16 port;
-	u32 v;
-	int rc;
+	int i, rc;
 
-	if (argc < 2 || argc > 3 || kstrtou16(argv[1], 0, &port) || !port) {
-		svc_printf("error: listen raw ADDR PORT [grant=N]\n");
+	if (argc < 2 || argc > 6 || kstrtou16(argv[1], 0, &port) || !port) {
+		svc_printf("error: listen raw ADDR PORT [grant=N] [status=X] [close=1] [hold=1]\n");
 		return -EINVAL;
-	}
-	if (argc == 3) {
-		if (strncmp(argv[2], "grant=", 6) ||
-		    kstrtou32(argv[2] + 6, 0, &v) || v > U16_MAX) {
-			svc_printf("error: cannot parse '%s'\n", argv[2]);
-			return -EINVAL;
-		}
-		grant = v;
 	}
 	rl = kzalloc(sizeof(*rl), GFP_KERNEL);
 	if (!rl)
 		return -ENOMEM;
+	rl->grant = SVC_RAW_SILENT;
+	for (i = 2; i < argc; i++) {
+		if (svc_raw_opt(rl, argv[i])) {
+			kfree(rl);
+			svc_printf("error: cannot parse '%s'\n", argv[i]);
+			return -EINVAL;
+		}
+	}
+	/* A failure response is an answer too; its credits are 0. */
+	if (rl->status && rl->grant == SVC_RAW_SILENT)
+		rl->grant = 0;
 	rc = svc_parse_addr(argv[0], argv[1], &rl->addr);
 	if (rc) {
 		kfree(rl);
@@ -357,7 +424,6 @@ int svc_raw_listen(int argc, char **argv)
 	}
 	rl->ep.listener = true;
 	rl->port = port;
-	rl->grant = grant;
 	INIT_LIST_HEAD(&rl->conns);
 	id = rdma_create_id(&init_net, svc_raw_handler, &rl->ep, RDMA_PS_TCP,
 			    IB_QPT_RC);
@@ -376,12 +442,16 @@ int svc_raw_listen(int argc, char **argv)
 		return rc;
 	}
 	list_add_tail(&rl->list, &svc_raw_listeners);
-	if (grant == SVC_RAW_SILENT)
+	if (rl->hold)
+		svc_printf("listening (raw, holding requests) on %pISc port %u\n",
+			   &rl->addr, port);
+	else if (rl->grant == SVC_RAW_SILENT)
 		svc_printf("listening (raw, silent) on %pISc port %u\n",
 			   &rl->addr, port);
 	else
-		svc_printf("listening (raw, granting %d) on %pISc port %u\n",
-			   grant, &rl->addr, port);
+		svc_printf("listening (raw, granting %d, status %#x%s) on %pISc port %u\n",
+			   rl->grant, rl->status, rl->close ? ", closing" : "",
+			   &rl->addr, port);
 	return 0;
 }
 
@@ -419,16 +489,19 @@ void svc_raw_show(struct seq_file *m)
 	struct svc_raw_listener *rl;
 
 	list_for_each_entry(rl, &svc_raw_listeners, list) {
-		seq_printf(m, "listener raw %pISc port=%u accepted=%lld received=%lld answered=%lld disconnected=%lld",
+		seq_printf(m, "listener raw %pISc port=%u requests=%lld accepted=%lld received=%lld answered=%lld disconnected=%lld",
 			   &rl->addr, rl->port,
+			   (long long)atomic64_read(&rl->requests),
 			   (long long)atomic64_read(&rl->accepted),
 			   (long long)atomic64_read(&rl->received),
 			   (long long)atomic64_read(&rl->answered),
 			   (long long)atomic64_read(&rl->disconnected));
 		if (rl->grant == SVC_RAW_SILENT)
-			seq_puts(m, " grant=none\n");
+			seq_puts(m, " grant=none");
 		else
-			seq_printf(m, " grant=%d\n", rl->grant);
+			seq_printf(m, " grant=%d", rl->grant);
+		seq_printf(m, " status=%#x close=%d hold=%d\n", rl->status,
+			   rl->close, rl->hold);
 	}
 }
 

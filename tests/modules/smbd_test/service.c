@@ -223,7 +223,7 @@ void svc_print_info(struct smbdx_conn *conn)
 
 /**
  * svc_listen() - the listen command: listen echo|sink ADDR [PORT] [OPTIONS],
- * or listen raw ADDR PORT [grant=N] (raw.c)
+ * or listen raw ADDR PORT [grant=N] [status=X] [close=1] [hold=1] (raw.c)
  * @argc: number of arguments
  * @argv: the arguments after "listen"
  *
