@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sqos_server_kunit.c - KUnit suites for MS-SQOS server processing
- * (qos/flow.c): one case per rule of DIGEST.md section 1.3 G-K with its
- * boundaries, the validate-then-commit decision, the Status rules, and the
- * section 4 examples run through sqos_control() with the documented
- * corrections.
+ * (qos/flow.c): one case per server processing rule of MS-SQOS 3.2.4.1
+ * and 3.2.5.1 to 3.2.5.1.4 (associate, set policy, update counters, get
+ * status) with its boundaries, the validate-then-commit decision, the
+ * Status rules, and the section 4 examples run through sqos_control() with
+ * the documented corrections (Documentation/sqos.rst).
  *
  * Every case builds a private sqos_server on a fake clock, so nothing here
  * touches the module's own server. Locking: single-threaded tests.

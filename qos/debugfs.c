@@ -13,8 +13,10 @@
  *                      status, client-reported and server-side counters
  *   stats          r   object counts and control requests per NTSTATUS
  *
- * Locking: the files read the server through the functions of policy.c
- * and flow.c, which take sqos_server.lock. The directory is removed
+ * Locking: the files read the server through the walks of policy.c and
+ * flow.c (sqos_server_walk_policies(), sqos_server_walk_flows()),
+ * which take sqos_server.lock (and each flow's lock) and call the printers
+ * here with them held; the printers do not sleep. The directory is removed
  * before the server is destroyed (debugfs_remove() waits for open files).
  */
 #include <linux/debugfs.h>
@@ -43,16 +45,12 @@ static void sqos_seq_utf8(struct seq_file *s, u32 c)
 	}
 }
 
-/**
- * sqos_seq_utf16() - print a UTF-16LE string from the wire as UTF-8
- * @s: seq_file
- * @buf: string bytes, may be NULL when @len is 0
- * @len: byte length; a trailing odd byte is ignored
- *
- * Control characters, '"' and '\\' are printed as \xNN; unpaired
- * surrogates as U+FFFD.
+/*
+ * A UTF-16LE string from the wire as UTF-8 (@buf may be NULL when @len is
+ * 0; a trailing odd byte is ignored). Control characters, '"' and '\\' are
+ * printed as \xNN; unpaired surrogates as U+FFFD.
  */
-void sqos_seq_utf16(struct seq_file *s, const u8 *buf, size_t len)
+static void sqos_seq_utf16(struct seq_file *s, const u8 *buf, size_t len)
 {
 	size_t i;
 	u32 c, lo;
@@ -76,23 +74,82 @@ void sqos_seq_utf16(struct seq_file *s, const u8 *buf, size_t len)
 	}
 }
 
+/*
+ * One block per flow; every value is a key=value token so shell tests can
+ * pick them with grep. Called under the server's and the flow's locks.
+ */
+static void sqos_flow_print(void *arg, const struct sqos_flow *f, u32 status,
+			    u64 max, u64 min)
+{
+	struct seq_file *s = arg;
+
+	seq_printf(s, "flow %pUl\n", &f->id);
+	seq_printf(s, "  policy_id=%pUl initiator_id=%pUl\n",
+		   &f->policy_id, &f->initiator_id);
+	seq_puts(s, "  initiator_name=\"");
+	sqos_seq_utf16(s, f->name, f->name_len);
+	seq_puts(s, "\" initiator_node_name=\"");
+	sqos_seq_utf16(s, f->node_name, f->node_name_len);
+	seq_puts(s, "\"\n");
+	seq_printf(s, "  limit=%llu reservation=%llu max_iops=%llu min_iops=%llu base_io_size=%u\n",
+		   f->limit, f->reservation, max, min, f->base_io_size);
+	seq_printf(s, "  status=%u policy_known=%d opens=%u refs=%u\n",
+		   status, f->policy_known, f->opens, refcount_read(&f->ref));
+	seq_printf(s, "  client_updates=%llu client_io_count=%llu client_normalized_io_count=%llu client_latency=%llu client_lower_latency=%llu\n",
+		   f->rep_updates, f->rep_io_count, f->rep_norm_io_count,
+		   f->rep_latency, f->rep_lower_latency);
+	seq_printf(s, "  started=%llu started_units=%llu bytes=%llu completed=%llu completed_units=%llu inflight_units=%llu\n",
+		   f->started, f->started_units, f->bytes, f->completed,
+		   f->completed_units, f->meter.inflight);
+	seq_printf(s, "  delayed=%llu delay_ns=%llu latency_ns=%llu completion_rate=%llu\n",
+		   f->delayed, f->delay_ns, f->latency_ns,
+		   sqos_meter_last_rate(&f->meter));
+	seq_printf(s, "  held=%llu unheld=%llu capped=%llu\n",
+		   f->held, f->unheld, f->capped);
+}
+
 static int sqos_flows_show(struct seq_file *s, void *unused)
 {
-	sqos_server_show_flows(s->private, s);
+	sqos_server_walk_flows(s->private, sqos_flow_print, s);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sqos_flows);
 
 static int sqos_stats_show(struct seq_file *s, void *unused)
 {
-	sqos_server_show_stats(s->private, s);
+	static const char * const names[SQOS_NT_IDX_MAX] = {
+		[SQOS_NT_IDX_SUCCESS] = "success",
+		[SQOS_NT_IDX_INVALID_PARAMETER] = "invalid_parameter",
+		[SQOS_NT_IDX_INVALID_DEVICE_REQUEST] = "invalid_device_request",
+		[SQOS_NT_IDX_REVISION_MISMATCH] = "revision_mismatch",
+		[SQOS_NT_IDX_NOT_FOUND] = "not_found",
+		[SQOS_NT_IDX_NO_MEMORY] = "insufficient_resources",
+	};
+	struct sqos_server *srv = s->private;
+	unsigned int flows, opens, policies;
+	int i;
+
+	sqos_server_counts(srv, &flows, &opens, &policies);
+	seq_printf(s, "enabled=%d flows=%u opens=%u policies=%u enforce=%d held=%d\n",
+		   READ_ONCE(srv->enabled), flows, opens, policies,
+		   READ_ONCE(srv->enforce), atomic_read(&srv->held));
+	for (i = 0; i < SQOS_NT_IDX_MAX; i++)
+		seq_printf(s, "control_%s=%lld\n", names[i],
+			   atomic64_read(&srv->nt_count[i]));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sqos_stats);
 
+/* One line per entry of the store; called under the server's lock. */
+static void sqos_policy_print(void *arg, const struct sqos_policy *p)
+{
+	seq_printf(arg, "%pUl max_iops=%llu min_iops=%llu\n",
+		   &p->id, p->max_iops, p->min_iops);
+}
+
 static int sqos_policies_show(struct seq_file *s, void *unused)
 {
-	sqos_server_show_policies(s->private, s);
+	sqos_server_walk_policies(s->private, sqos_policy_print, s);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sqos_policies);

@@ -59,7 +59,6 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/time64.h>
@@ -868,14 +867,17 @@ int sqos_open_flow_stats(struct sqos_open *open, struct sqos_flow_stats *st)
 EXPORT_SYMBOL_NS_GPL(sqos_open_flow_stats, SQOS_NS);
 
 /**
- * sqos_server_show_flows() - debugfs listing of every flow
+ * sqos_server_walk_flows() - call @fn on every flow of a server
  * @srv: server
- * @s: seq_file
+ * @fn: called with srv->lock and the flow's lock held, interrupts off: it
+ *	must not sleep nor call back into sqos; @status, @max and @min are the
+ *	flow's Status and rates now
+ * @arg: passed to @fn
  *
- * One block per flow; every value is a key=value token so shell tests can
- * pick them with grep.
+ * For debugfs.c, which prints what @fn gets.
  */
-void sqos_server_show_flows(struct sqos_server *srv, struct seq_file *s)
+void sqos_server_walk_flows(struct sqos_server *srv, sqos_flow_visit_fn fn,
+			    void *arg)
 {
 	struct sqos_flow *f;
 	unsigned long flags;
@@ -887,68 +889,28 @@ void sqos_server_show_flows(struct sqos_server *srv, struct seq_file *s)
 	now = sqos_now(srv);
 	hash_for_each(srv->flows, bkt, f, node) {
 		status = sqos_flow_status_now(f, now, &max, &min);
-		seq_printf(s, "flow %pUl\n", &f->id);
-		seq_printf(s, "  policy_id=%pUl initiator_id=%pUl\n",
-			   &f->policy_id, &f->initiator_id);
-		seq_puts(s, "  initiator_name=\"");
-		sqos_seq_utf16(s, f->name, f->name_len);
-		seq_puts(s, "\" initiator_node_name=\"");
-		sqos_seq_utf16(s, f->node_name, f->node_name_len);
-		seq_puts(s, "\"\n");
-		seq_printf(s, "  limit=%llu reservation=%llu max_iops=%llu min_iops=%llu base_io_size=%u\n",
-			   f->limit, f->reservation, max, min,
-			   f->base_io_size);
-		seq_printf(s, "  status=%u policy_known=%d opens=%u refs=%u\n",
-			   status, f->policy_known, f->opens,
-			   refcount_read(&f->ref));
-		seq_printf(s, "  client_updates=%llu client_io_count=%llu client_normalized_io_count=%llu client_latency=%llu client_lower_latency=%llu\n",
-			   f->rep_updates, f->rep_io_count,
-			   f->rep_norm_io_count, f->rep_latency,
-			   f->rep_lower_latency);
 		spin_lock(&f->lock);
-		seq_printf(s, "  started=%llu started_units=%llu bytes=%llu completed=%llu completed_units=%llu inflight_units=%llu\n",
-			   f->started, f->started_units, f->bytes,
-			   f->completed, f->completed_units,
-			   f->meter.inflight);
-		seq_printf(s, "  delayed=%llu delay_ns=%llu latency_ns=%llu completion_rate=%llu\n",
-			   f->delayed, f->delay_ns, f->latency_ns,
-			   sqos_meter_last_rate(&f->meter));
-		seq_printf(s, "  held=%llu unheld=%llu capped=%llu\n",
-			   f->held, f->unheld, f->capped);
+		fn(arg, f, status, max, min);
 		spin_unlock(&f->lock);
 	}
 	spin_unlock_irqrestore(&srv->lock, flags);
 }
 
 /**
- * sqos_server_show_stats() - debugfs summary of a server
+ * sqos_server_counts() - how many flows, opens and policies a server has
  * @srv: server
- * @s: seq_file
+ * @flows: filled in
+ * @opens: filled in
+ * @policies: filled in
  */
-void sqos_server_show_stats(struct sqos_server *srv, struct seq_file *s)
+void sqos_server_counts(struct sqos_server *srv, unsigned int *flows,
+			unsigned int *opens, unsigned int *policies)
 {
-	static const char * const names[SQOS_NT_IDX_MAX] = {
-		[SQOS_NT_IDX_SUCCESS] = "success",
-		[SQOS_NT_IDX_INVALID_PARAMETER] = "invalid_parameter",
-		[SQOS_NT_IDX_INVALID_DEVICE_REQUEST] = "invalid_device_request",
-		[SQOS_NT_IDX_REVISION_MISMATCH] = "revision_mismatch",
-		[SQOS_NT_IDX_NOT_FOUND] = "not_found",
-		[SQOS_NT_IDX_NO_MEMORY] = "insufficient_resources",
-	};
-	unsigned int flows, opens, policies;
 	unsigned long flags;
-	int i;
 
 	spin_lock_irqsave(&srv->lock, flags);
-	flows = srv->nr_flows;
-	opens = srv->nr_opens;
-	policies = srv->nr_policies;
+	*flows = srv->nr_flows;
+	*opens = srv->nr_opens;
+	*policies = srv->nr_policies;
 	spin_unlock_irqrestore(&srv->lock, flags);
-
-	seq_printf(s, "enabled=%d flows=%u opens=%u policies=%u enforce=%d held=%d\n",
-		   READ_ONCE(srv->enabled), flows, opens, policies,
-		   READ_ONCE(srv->enforce), atomic_read(&srv->held));
-	for (i = 0; i < SQOS_NT_IDX_MAX; i++)
-		seq_printf(s, "control_%s=%lld\n", names[i],
-			   atomic64_read(&srv->nt_count[i]));
 }

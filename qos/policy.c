@@ -18,7 +18,6 @@
 #include <linux/errno.h>
 #include <linux/export.h>
 #include <linux/jhash.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <kunit/visibility.h>
@@ -194,11 +193,14 @@ int sqos_server_policy_get(struct sqos_server *srv, const guid_t *id,
 EXPORT_SYMBOL_IF_KUNIT(sqos_server_policy_get);
 
 /**
- * sqos_server_show_policies() - list the store, one entry per line
+ * sqos_server_walk_policies() - call @fn on every entry of the store
  * @srv: server
- * @s: seq_file of the debugfs "policies" file
+ * @fn: called with srv->lock held, interrupts off: must not sleep nor call
+ *	back into sqos
+ * @arg: passed to @fn
  */
-void sqos_server_show_policies(struct sqos_server *srv, struct seq_file *s)
+void sqos_server_walk_policies(struct sqos_server *srv,
+			       sqos_policy_visit_fn fn, void *arg)
 {
 	struct sqos_policy *p;
 	unsigned long flags;
@@ -206,7 +208,6 @@ void sqos_server_show_policies(struct sqos_server *srv, struct seq_file *s)
 
 	spin_lock_irqsave(&srv->lock, flags);
 	hash_for_each(srv->policies, bkt, p, node)
-		seq_printf(s, "%pUl max_iops=%llu min_iops=%llu\n",
-			   &p->id, p->max_iops, p->min_iops);
+		fn(arg, p);
 	spin_unlock_irqrestore(&srv->lock, flags);
 }

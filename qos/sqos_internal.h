@@ -251,16 +251,19 @@ struct sqos_server {
 	atomic64_t nt_count[SQOS_NT_IDX_MAX];
 };
 
-struct seq_file;
-
 /* flow.c */
 struct sqos_server *sqos_server_create(void);
 void sqos_server_destroy(struct sqos_server *srv);
 struct sqos_open *sqos_server_open_alloc(struct sqos_server *srv, gfp_t gfp);
 u32 sqos_flow_status(bool policy_known, u64 min_rate, u64 capacity,
 		     const struct sqos_meter *m);
-void sqos_server_show_flows(struct sqos_server *srv, struct seq_file *s);
-void sqos_server_show_stats(struct sqos_server *srv, struct seq_file *s);
+/* a walk's callback: see sqos_server_walk_flows() */
+typedef void (*sqos_flow_visit_fn)(void *arg, const struct sqos_flow *f,
+				   u32 status, u64 max, u64 min);
+void sqos_server_walk_flows(struct sqos_server *srv, sqos_flow_visit_fn fn,
+			    void *arg);
+void sqos_server_counts(struct sqos_server *srv, unsigned int *flows,
+			unsigned int *opens, unsigned int *policies);
 
 /* policy.c */
 int sqos_policy_check(const guid_t *id, u64 max_iops, u64 min_iops);
@@ -272,7 +275,10 @@ int sqos_server_policy_delete(struct sqos_server *srv, const guid_t *id);
 void sqos_server_policy_clear(struct sqos_server *srv);
 int sqos_server_policy_get(struct sqos_server *srv, const guid_t *id,
 			   u64 *max_iops, u64 *min_iops);
-void sqos_server_show_policies(struct sqos_server *srv, struct seq_file *s);
+/* a walk's callback: see sqos_server_walk_policies() */
+typedef void (*sqos_policy_visit_fn)(void *arg, const struct sqos_policy *p);
+void sqos_server_walk_policies(struct sqos_server *srv,
+			       sqos_policy_visit_fn fn, void *arg);
 /* called by policy.c with srv->lock held */
 void sqos_server_policy_changed(struct sqos_server *srv, const guid_t *id);
 void sqos_flow_resolve(struct sqos_flow *flow);
@@ -295,7 +301,6 @@ static inline void sqos_configfs_exit(void)
 /* debugfs.c */
 int sqos_debugfs_init(struct sqos_server *srv);
 void sqos_debugfs_exit(void);
-void sqos_seq_utf16(struct seq_file *s, const u8 *buf, size_t len);
 
 /* main.c */
 extern struct sqos_server *sqos_global;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * smbdirect debugfs (DESIGN.md section 4), under /sys/kernel/debug/smbdirect:
+ * smbdirect debugfs (Documentation/admin-guide.rst, "debugfs"), under
+ * /sys/kernel/debug/smbdirect:
  *
  *   devices       one line per RDMA device (device.c)
  *   stats         connection and listener counts, every counter summed

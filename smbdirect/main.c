@@ -3,8 +3,9 @@
  * smbdirect.ko: SMB Direct (MS-SMBD) transport over RDMA for cifs and ksmbd.
  *
  * Module init and exit, module parameters (the defaults of every new
- * connection, DESIGN.md section 3), the workqueue all of smbdirect's
- * deferred work runs on, and the counter and cause names.
+ * connection, Documentation/admin-guide.rst "Module parameters"), the
+ * workqueue all of smbdirect's deferred work runs on, and the counter and
+ * cause names.
  *
  * Normal operation: init creates the workqueue and the debugfs root,
  * registers the ib_client (which starts tracking devices), creates the

@@ -113,8 +113,9 @@ EXPORT_SYMBOL_IF_KUNIT(smbdx_verdict_nt_status);
  * @cfg: configuration to fill
  *
  * Receive credit max and send credit target 255, max send and receive size
- * 1364, max read/write size 8 MiB, keepalive 120 s (DESIGN.md section 3),
- * and a max fragmented receive size computed by
+ * 1364, max read/write size 8 MiB, keepalive 120 s
+ * (Documentation/admin-guide.rst, "Module parameters"), and a max
+ * fragmented receive size computed by
  * smbdx_frag_safe_max_recv_size() so reassembly can never hold every receive
  * buffer (170180 bytes with these values).
  */

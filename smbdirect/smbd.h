@@ -128,8 +128,9 @@ enum smbdx_role {
 };
 
 /*
- * Connection states (DESIGN.md section 2). The MS-SMBD Connection.Role of
- * 3.1.1.1 is ACTIVE or PASSIVE until NEGOTIATING ends and ESTABLISHED after.
+ * Connection states (Documentation/design.rst, "Life cycle"). The MS-SMBD
+ * Connection.Role of 3.1.1.1 is ACTIVE or PASSIVE until NEGOTIATING ends
+ * and ESTABLISHED after.
  */
 enum smbdx_conn_state {
 	SMBDX_CS_CREATED,

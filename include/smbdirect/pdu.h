@@ -64,7 +64,7 @@
 #define SMBDX_WIN_MAX_RW_SIZE		8388608
 #define SMBDX_WIN_KEEPALIVE_SEC		120
 
-/* Our defaults (DESIGN.md section 3) */
+/* Our defaults (Documentation/admin-guide.rst, "Module parameters") */
 #define SMBDX_DEF_RECV_CREDIT_MAX	255
 #define SMBDX_DEF_SEND_CREDIT_TARGET	255
 #define SMBDX_DEF_MAX_SEND_SIZE		1364

@@ -222,46 +222,71 @@ static void device_human(const struct kvlist *d)
 	       kv_get(d, "ord"), kv_get(d, "max_qp_wr"));
 }
 
-static int cmd_devices(int argc, char **argv)
+/*
+ * Print each line of a debugfs list file (devices, connections) as an
+ * object of the array @key (--json) or as text: @one prints one line and
+ * returns 1, or 0 when it leaves the line out. Return: how many @one
+ * printed, or -1 after cant_read()'s message when the file cannot be read
+ * (*@rc is then the exit status).
+ */
+static int list_each(const char *file, const char *key,
+		     int (*one)(struct json *j, char *line, void *arg),
+		     void *arg, int *rc)
 {
-	char *path = root_path("devices");
+	char *path = root_path(file);
 	char *text, *line, *save = NULL;
 	struct json j;
 	int n = 0;
 
 	text = read_text(path);
-	if (!text)
-		return cant_read(path);
+	if (!text) {
+		*rc = cant_read(path);
+		free(path);
+		return -1;
+	}
 	json_init(&j, stdout);
 	if (opt_json) {
 		json_obj_begin(&j, NULL);
-		json_arr_begin(&j, "devices");
+		json_arr_begin(&j, key);
 	}
 	for (line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		struct kvlist d = { 0 };
-
-		kv_parse_pairs(line, &d);
-		if (!kv_get(&d, "name")) {
-			kv_free(&d);
-			continue;
-		}
-		if (opt_json)
-			device_json(&j, &d);
-		else
-			device_human(&d);
-		kv_free(&d);
-		n++;
-	}
+	     line = strtok_r(NULL, "\n", &save))
+		n += one(&j, line, arg);
 	if (opt_json) {
 		json_arr_end(&j);
 		json_obj_end(&j);
-	} else if (!n) {
-		printf("no RDMA devices: load the NIC's RDMA driver, or add a soft device\n"
-		       "(rdma link add rxe0 type rxe netdev eth0)\n");
 	}
 	free(text);
 	free(path);
+	return n;
+}
+
+static int device_one(struct json *j, char *line, void *unused)
+{
+	struct kvlist d = { 0 };
+	int shown = 0;
+
+	kv_parse_pairs(line, &d);
+	if (kv_get(&d, "name")) {
+		if (opt_json)
+			device_json(j, &d);
+		else
+			device_human(&d);
+		shown = 1;
+	}
+	kv_free(&d);
+	return shown;
+}
+
+static int cmd_devices(int argc, char **argv)
+{
+	int rc, n = list_each("devices", "devices", device_one, NULL, &rc);
+
+	if (n < 0)
+		return rc;
+	if (!n && !opt_json)
+		printf("no RDMA devices: load the NIC's RDMA driver, or add a soft device\n"
+		       "(rdma link add rxe0 type rxe netdev eth0)\n");
 	return 0;
 }
 
@@ -450,47 +475,41 @@ static bool wanted(const char *id, int argc, char **argv)
 	return false;
 }
 
-static int cmd_connections(int argc, char **argv)
+struct conn_filter {
+	int argc;
+	char **argv;
+};
+
+static int conn_one(struct json *j, char *line, void *arg)
 {
-	char *path = root_path("connections");
-	char *text, *line, *save = NULL;
-	struct json j;
-	int n = 0;
+	struct conn_filter *want = arg;
+	struct conn c = { 0 };
+	const char *id;
+	int shown = 0;
 
-	text = read_text(path);
-	if (!text)
-		return cant_read(path);
-	json_init(&j, stdout);
-	if (opt_json) {
-		json_obj_begin(&j, NULL);
-		json_arr_begin(&j, "connections");
-	}
-	for (line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		struct conn c = { 0 };
-		const char *id;
-
-		kv_parse_pairs(line, &c.line);
-		id = kv_get(&c.line, "name");
-		if (!id || !wanted(id, argc, argv) || conn_read(id, &c)) {
-			conn_free(&c);
-			continue;
-		}
+	kv_parse_pairs(line, &c.line);
+	id = kv_get(&c.line, "name");
+	if (id && wanted(id, want->argc, want->argv) && !conn_read(id, &c)) {
 		if (opt_json)
-			conn_json(&j, &c);
+			conn_json(j, &c);
 		else
 			conn_human(&c);
-		conn_free(&c);
-		n++;
+		shown = 1;
 	}
-	if (opt_json) {
-		json_arr_end(&j);
-		json_obj_end(&j);
-	} else if (!n) {
+	conn_free(&c);
+	return shown;
+}
+
+static int cmd_connections(int argc, char **argv)
+{
+	struct conn_filter want = { argc, argv };
+	int rc, n = list_each("connections", "connections", conn_one, &want,
+			      &rc);
+
+	if (n < 0)
+		return rc;
+	if (!n && !opt_json)
 		printf("no connections\n");
-	}
-	free(text);
-	free(path);
 	return argc && !n ? 1 : 0;
 }
 
