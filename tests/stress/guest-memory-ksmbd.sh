@@ -37,6 +37,15 @@ top_growth() {
 		"$1" "$2" | sort -rn | head -n 10
 }
 
+# rawc_each VERB ARGS: smbd_test's "rawc VERB mI ARGS" for clients 1 to N
+rawc_each() {
+	i=1
+	while [ $i -le "$N" ]; do
+		echo "rawc $1 m$i $2" >$C || { cat /sys/kernel/debug/smbd_test/result; exit 1; }
+		i=$((i + 1))
+	done
+}
+
 modprobe smbd_test || exit 1
 out=$(ksmbd_start "$K" mem mem-pass) || { echo "$out"; exit 1; }
 for a in "$RXE_ADDR 445" "$SIW_ADDR 5445"; do
@@ -47,11 +56,7 @@ for a in "$RXE_ADDR 445" "$SIW_ADDR 5445"; do
 	echo "$1 before: $(snap)"
 	vmalloc_by_caller >/tmp/vm.before
 	slab_by_cache >/tmp/slab.before
-	i=1
-	while [ $i -le "$N" ]; do
-		echo "rawc open m$i $1 $2" >$C || { cat /sys/kernel/debug/smbd_test/result; exit 1; }
-		i=$((i + 1))
-	done
+	rawc_each open "$1 $2"
 	sleep 2
 	echo "$1 with $N idle: $(snap)"
 	vmalloc_by_caller >/tmp/vm.after
@@ -60,11 +65,7 @@ for a in "$RXE_ADDR 445" "$SIW_ADDR 5445"; do
 	top_growth /tmp/vm.before /tmp/vm.after | sed 's/^/    /'
 	echo "$1 slab growth by cache (bytes):"
 	top_growth /tmp/slab.before /tmp/slab.after | sed 's/^/    /'
-	i=1
-	while [ $i -le "$N" ]; do
-		echo "rawc half m$i size=1048576" >$C || { cat /sys/kernel/debug/smbd_test/result; exit 1; }
-		i=$((i + 1))
-	done
+	rawc_each half size=1048576
 	sleep 1
 	echo "$1 with $N half-sent 1 MiB messages: $(snap)"
 	echo "rawc close all" >$C
