@@ -205,7 +205,17 @@ def report_context(path, first, n):
 
 
 def last_words(diag):
-    """The most telling diagnostic line of a failed case."""
+    """The most telling diagnostic line of a failed case.
+
+    A shell test says why it failed in a line starting with "FAIL:" and
+    then prints what helps to read it (the kernel log's tail, say): that
+    line is the reason, not the last one. Otherwise the last line that is
+    not a timing or a KUnit header.
+    """
+    for d in diag:
+        t = d.lstrip('#').strip()
+        if t.startswith('FAIL:'):
+            return t
     for d in reversed(diag):
         t = d.lstrip('#').strip()
         if t and not t.startswith(('took ', 'Subtest:')) and 'EXPECTATION FAILED' not in t:

@@ -105,6 +105,20 @@ class Judge(unittest.TestCase):
         self.assertIn('failed: a', short)
         self.assertIn('KASAN', short)
 
+    def test_summary_names_a_shell_tests_fail_line(self):
+        # A shell test prints its reason, then the kernel log's tail: the
+        # summary (all CI shows of a run) must name the reason.
+        log = ('# # siw0: our cifs, our ksmbd\n'
+               '# FAIL: tagged 8192-byte reads at 80.1 IOPS, not 85..115\n'
+               '# --- kernel log (cifs, ksmbd, sqos)\n'
+               '# [  567.4] CIFS: VFS: RDMA transport established\n'
+               '# took 175 s\n'
+               'not ok 1 shell:sqos_smb\nSMBD-VM-EXIT 0\n')
+        rc, out, _ = judge(log, OK_CONSOLE)
+        self.assertEqual(rc, 1)
+        self.assertIn('failed: shell:sqos_smb: FAIL: tagged 8192-byte reads '
+                      'at 80.1 IOPS', out.splitlines()[-2] + out.splitlines()[-1])
+
     def test_summary_names_test_rip_and_frames(self):
         con = (OK_CONSOLE +
                '[ 5.0] smbd-vm: test shell:one\n'
