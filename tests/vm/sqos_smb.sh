@@ -84,7 +84,7 @@ SECS=${SQOS_SECS:-20}
 # The policy's rate for the 8 KiB and for the 64 KiB runs. The debug
 # kernel (KASAN, lockdep, kmemleak) under TCG moves only 20 to 50 8 KiB
 # reads a second in all, depending on what else the host runs, so there the
-# 8 KiB runs use 2 IOPS (the untagged handle must still do 5 times that)
+# 8 KiB runs use 2 IOPS
 # and the 64 KiB run 10 (1.25 I/Os a second, 25 in 20 s, so one I/O more or
 # less stays within the tolerance).
 # The bands are +-15% of the rate; on the debug kernel the lower bound is
@@ -535,8 +535,20 @@ device() { # device ADDR DEV
 	_f=$(fio_read_iops /tmp/sqos-free.log)
 	[ -n "$_f" ] || { cat /tmp/sqos-free.log; fail "no IOPS in fio's output"; }
 	say "untagged 8192-byte reads at the same time (fio): $_f IOPS"
-	in_range "$_f" "$(awk -v r="$_r" 'BEGIN { print 5 * r }')" 1e9 ||
-		fail "the untagged handle ($_f IOPS) is not 5 times faster than the tagged one ($_r)"
+	# The untagged handle is in no flow, and nothing holds it to the
+	# flow's rate: held to it on its own it would stay within the band,
+	# sharing the flow's rate with the tagged handle far below it. A bound
+	# that depends on the host's speed (it was "5 times the tagged rate")
+	# failed with both handles right when the host was busy: four runs of
+	# four with the host's two cores also compiling, the untagged load at
+	# 108 to 177 IOPS under TCG; most likely CI's failure of 2026-11-27 too
+	# (on siw, some 20 s into that device's part).
+	_o=$(flow_field opens)
+	[ "$_o" = 1 ] ||
+		fail "flow $FLOW had opens=$_o while the untagged load ran (want 1, the tagged handle)"
+	_hi=$(band "$RATE" | cut -d' ' -f2)
+	awk -v v="$_f" -v h="$_hi" 'BEGIN { exit !(v > h) }' ||
+		fail "the untagged handle ($_f IOPS) was held to the flow's rate (at most $_hi)"
 
 	# Two handles in one flow share its rate (rxe only, to save time). The
 	# rate is the server's count of I/Os started in the flow over a window
