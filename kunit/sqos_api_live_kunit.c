@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sqos_api_live_kunit.c - drives the real exported API of the loaded
- * sqos.ko (its own server, real clock, real sleeping in sqos_io_start())
- * the way an SMB server and an SMB client would: policy store, open,
+ * sqos_api_live_kunit.c - drives the entry points of the loaded sqos.ko
+ * (its own server, real clock, real sleeping in sqos_io_start()) the way
+ * an SMB server and an SMB client would: policy store, open,
  * FSCTL_STORAGE_QOS_CONTROL built by the client helpers, throttled I/O,
- * counters and status.
+ * counters and status. It calls them by name (exported for KUnit only);
+ * our ksmbd and cifs reach the same functions through sqos_get_ops()'s
+ * table, which sqos_limiter_kunit checks is these functions.
  *
  * Loaded without parameters (by the VM runner) it installs and removes a
  * policy of its own and leaves nothing behind. tests/vm/sqos_live.sh loads
@@ -101,12 +103,16 @@ static void sqos_live_api(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, sqos_global);
 	KUNIT_ASSERT_EQ(test, guid_parse(flow, &fid), 0);
 	if (own) {
-		KUNIT_ASSERT_EQ(test, sqos_policy_set(&pol, LIVE_OWN_MAX, 0), 0);
+		KUNIT_ASSERT_EQ(test,
+				sqos_server_policy_set(sqos_global, &pol,
+						       LIVE_OWN_MAX, 0), 0);
 		expect = LIVE_OWN_MAX;
 	} else {
 		KUNIT_ASSERT_EQ(test, guid_parse(policy, &pol), 0);
 		/* The shell configured it through configfs. */
-		KUNIT_ASSERT_EQ(test, sqos_policy_get(&pol, &max, &min), 0);
+		KUNIT_ASSERT_EQ(test,
+				sqos_server_policy_get(sqos_global, &pol,
+						       &max, &min), 0);
 		expect = expect_max ? expect_max : max;
 		KUNIT_EXPECT_EQ(test, max, expect);
 	}
@@ -179,7 +185,9 @@ static void sqos_live_api(struct kunit *test)
 		KUNIT_EXPECT_GE(test, st.delayed, 10ULL);
 
 	if (own)
-		KUNIT_EXPECT_EQ(test, sqos_policy_delete(&pol), 0);
+		KUNIT_EXPECT_EQ(test,
+				sqos_server_policy_delete(sqos_global, &pol),
+				0);
 }
 
 static void live_enable(void *srv)
@@ -368,4 +376,3 @@ module_exit(sqos_live_exit);
 
 MODULE_DESCRIPTION("Live KUnit test of the sqos.ko API");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(SQOS_NS);

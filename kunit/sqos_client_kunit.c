@@ -476,4 +476,3 @@ kunit_test_suite(sqos_client_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the MS-SQOS client helpers");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(SQOS_NS);

@@ -9,7 +9,8 @@
  */
 #include <kunit/test.h>
 #include <linux/string.h>
-#include <smbdirect/sqos.h>
+#include <smbdirect/ns.h>
+#include "sqos_internal.h"
 #include "sqos_test_vectors.h"
 
 /* A1: the Microsoft GUID layout is guid_t's, both ways */
@@ -366,4 +367,4 @@ kunit_test_suite(sqos_codec_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the MS-SQOS codec");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(SQOS_NS);
+MODULE_IMPORT_NS(SMBDX_NS_NAME(EXPORTED_FOR_KUNIT_TESTING));

@@ -513,7 +513,10 @@ static void sqos_server_held_bounds(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&srv->held), 0);
 }
 
-/* The table of sqos_get_ops() is complete and is the exported functions */
+/*
+ * The table of sqos_get_ops(), the one way in for other modules, is
+ * complete and is the functions the suites test by name
+ */
 static void sqos_ops_table(struct kunit *test)
 {
 	const struct sqos_ops *ops = sqos_get_ops();

@@ -1190,4 +1190,3 @@ kunit_test_suites(&sqos_rules_suite, &sqos_status_suite, &sqos_vector_suite);
 
 MODULE_DESCRIPTION("KUnit tests for MS-SQOS server processing");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(SQOS_NS);

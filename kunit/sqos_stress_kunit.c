@@ -536,4 +536,3 @@ kunit_test_suites(&sqos_fuzz_suite, &sqos_lifecycle_suite, &sqos_policy_suite);
 
 MODULE_DESCRIPTION("KUnit robustness tests for sqos.ko");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(SQOS_NS);

@@ -22,6 +22,7 @@
 #include <linux/minmax.h>
 #include <linux/string.h>
 #include <linux/time64.h>
+#include <kunit/visibility.h>
 #include "sqos_internal.h"
 
 /**
@@ -44,7 +45,7 @@ void sqos_client_flow_init(struct sqos_client_flow *cf, const guid_t *flow_id,
 	cf->burst_ms = 250;
 	sqos_limiter_init(&cf->lim, 0, 1, now_ns);
 }
-EXPORT_SYMBOL_NS_GPL(sqos_client_flow_init, SQOS_NS);
+EXPORT_SYMBOL_IF_KUNIT(sqos_client_flow_init);
 
 /**
  * sqos_client_request_size() - bytes sqos_client_build_request() writes
@@ -56,7 +57,7 @@ u32 sqos_client_request_size(const struct sqos_client_args *args)
 {
 	return SQOS_REQUEST_FIXED_SIZE + args->name_len + args->node_name_len;
 }
-EXPORT_SYMBOL_NS_GPL(sqos_client_request_size, SQOS_NS);
+EXPORT_SYMBOL_IF_KUNIT(sqos_client_request_size);
 
 static int sqos_client_check_name(const void *name, u16 len)
 {
@@ -172,7 +173,7 @@ int sqos_client_build_request(struct sqos_client_flow *cf,
 	}
 	return size;
 }
-EXPORT_SYMBOL_NS_GPL(sqos_client_build_request, SQOS_NS);
+EXPORT_SYMBOL_IF_KUNIT(sqos_client_build_request);
 
 /**
  * sqos_client_handle_response() - apply the outcome of a control request
@@ -227,7 +228,7 @@ int sqos_client_handle_response(struct sqos_client_flow *cf, u32 ntstatus,
 		*rsp = r;
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(sqos_client_handle_response, SQOS_NS);
+EXPORT_SYMBOL_IF_KUNIT(sqos_client_handle_response);
 
 /**
  * sqos_client_timer_options() - what to send when the timer has fired
@@ -249,7 +250,7 @@ u32 sqos_client_timer_options(struct sqos_client_flow *cf, u64 now_ns)
 	return STORAGE_QOS_CONTROL_FLAG_GET_STATUS |
 	       STORAGE_QOS_CONTROL_FLAG_UPDATE_COUNTERS;
 }
-EXPORT_SYMBOL_NS_GPL(sqos_client_timer_options, SQOS_NS);
+EXPORT_SYMBOL_IF_KUNIT(sqos_client_timer_options);
 
 /**
  * sqos_client_io_start() - account an I/O the initiator is about to issue
@@ -274,7 +275,7 @@ u64 sqos_client_io_start(struct sqos_client_flow *cf, u64 bytes, u64 now_ns)
 		return 0;
 	return sqos_limiter_admit(&cf->lim, units, now_ns);
 }
-EXPORT_SYMBOL_NS_GPL(sqos_client_io_start, SQOS_NS);
+EXPORT_SYMBOL_IF_KUNIT(sqos_client_io_start);
 
 /**
  * sqos_client_io_done() - account a completed I/O
@@ -291,4 +292,4 @@ void sqos_client_io_done(struct sqos_client_flow *cf, u64 latency_100ns,
 	if (cf->inflight)
 		cf->inflight--;
 }
-EXPORT_SYMBOL_NS_GPL(sqos_client_io_done, SQOS_NS);
+EXPORT_SYMBOL_IF_KUNIT(sqos_client_io_done);

@@ -18,7 +18,8 @@
 #include <linux/export.h>
 #include <linux/math64.h>
 #include <linux/string.h>
-#include <smbdirect/sqos.h>
+#include <kunit/visibility.h>
+#include "sqos_internal.h"
 
 /**
  * sqos_request_decode() - decode the fixed part of a control request
@@ -57,7 +58,7 @@ int sqos_request_decode(const void *buf, size_t len, struct sqos_request *req)
 	req->lower_latency = le64_to_cpu(w.lower_latency_increment);
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(sqos_request_decode, SQOS_NS);
+EXPORT_SYMBOL_IF_KUNIT(sqos_request_decode);
 
 /**
  * sqos_request_encode() - encode the fixed part of a control request
@@ -96,7 +97,7 @@ int sqos_request_encode(const struct sqos_request *req, void *buf, size_t len)
 	memcpy(buf, &w, sizeof(w));
 	return sizeof(w);
 }
-EXPORT_SYMBOL_NS_GPL(sqos_request_encode, SQOS_NS);
+EXPORT_SYMBOL_IF_KUNIT(sqos_request_encode);
 
 /**
  * sqos_flow_status_valid() - is @status one of the codes of MS-SQOS 2.2.2.1
@@ -117,7 +118,7 @@ bool sqos_flow_status_valid(u32 status)
 		return false;
 	}
 }
-EXPORT_SYMBOL_NS_GPL(sqos_flow_status_valid, SQOS_NS);
+EXPORT_SYMBOL_IF_KUNIT(sqos_flow_status_valid);
 
 /**
  * sqos_response_decode() - decode a control response (client side)
@@ -159,7 +160,7 @@ int sqos_response_decode(const void *buf, size_t len, struct sqos_response *rsp)
 		return -EPROTO;
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(sqos_response_decode, SQOS_NS);
+EXPORT_SYMBOL_IF_KUNIT(sqos_response_decode);
 
 /**
  * sqos_response_encode() - encode a control response (server side)
@@ -190,7 +191,7 @@ int sqos_response_encode(const struct sqos_response *rsp, void *buf, size_t len)
 	memcpy(buf, &w, sizeof(w));
 	return sizeof(w);
 }
-EXPORT_SYMBOL_NS_GPL(sqos_response_encode, SQOS_NS);
+EXPORT_SYMBOL_IF_KUNIT(sqos_response_encode);
 
 /**
  * sqos_check_name() - MS-SQOS 3.2.5.1.2 checks of one name field
@@ -223,7 +224,7 @@ int sqos_check_name(u16 off, u16 len, u32 req_size)
 		return -EINVAL;
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(sqos_check_name, SQOS_NS);
+EXPORT_SYMBOL_IF_KUNIT(sqos_check_name);
 
 /**
  * sqos_check_policy_fields() - "invalid value" rules of MS-SQOS 3.2.5.1.2
@@ -248,7 +249,7 @@ int sqos_check_policy_fields(const struct sqos_request *req)
 		return -EINVAL;
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(sqos_check_policy_fields, SQOS_NS);
+EXPORT_SYMBOL_IF_KUNIT(sqos_check_policy_fields);
 
 /**
  * sqos_normalize() - normalized size of an I/O (MS-SQOS 4.1)
@@ -274,4 +275,4 @@ u64 sqos_normalize(u64 bytes, u32 base_io_size)
 	units = div_u64_rem(bytes, base_io_size, &rem);
 	return units + (rem ? 1 : 0);
 }
-EXPORT_SYMBOL_NS_GPL(sqos_normalize, SQOS_NS);
+EXPORT_SYMBOL_IF_KUNIT(sqos_normalize);

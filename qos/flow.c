@@ -360,7 +360,7 @@ void sqos_open_release(struct sqos_open *open)
 	spin_unlock_irqrestore(&srv->lock, flags);
 	kfree(open);
 }
-EXPORT_SYMBOL_NS_GPL(sqos_open_release, SQOS_NS);
+EXPORT_SYMBOL_IF_KUNIT(sqos_open_release);
 
 static void sqos_count_nt(struct sqos_server *srv, u32 st)
 {
@@ -631,7 +631,7 @@ out:
 	sqos_count_nt(srv, st);
 	return st;
 }
-EXPORT_SYMBOL_NS_GPL(sqos_control, SQOS_NS);
+EXPORT_SYMBOL_IF_KUNIT(sqos_control);
 
 /* One more held I/O for the server, unless it holds its maximum */
 static bool sqos_server_hold(struct sqos_server *srv)
@@ -734,7 +734,7 @@ u64 sqos_io_admit(struct sqos_open *open, u64 bytes, struct sqos_io *io)
 	io->start_ns = now;
 	return delay;
 }
-EXPORT_SYMBOL_NS_GPL(sqos_io_admit, SQOS_NS);
+EXPORT_SYMBOL_IF_KUNIT(sqos_io_admit);
 
 static int sqos_sleep_ns(u64 ns)
 {
@@ -787,7 +787,7 @@ int sqos_io_start(struct sqos_open *open, u64 bytes, struct sqos_io *io)
 	sqos_flow_put(f);
 	return -EINTR;
 }
-EXPORT_SYMBOL_NS_GPL(sqos_io_start, SQOS_NS);
+EXPORT_SYMBOL_IF_KUNIT(sqos_io_start);
 
 /**
  * sqos_io_done() - an I/O accounted by sqos_io_admit() completed
@@ -818,7 +818,7 @@ void sqos_io_done(struct sqos_io *io)
 	io->flow = NULL;
 	sqos_flow_put(f);
 }
-EXPORT_SYMBOL_NS_GPL(sqos_io_done, SQOS_NS);
+EXPORT_SYMBOL_IF_KUNIT(sqos_io_done);
 
 /**
  * sqos_open_flow_stats() - snapshot of the flow an open is associated with
@@ -864,7 +864,7 @@ int sqos_open_flow_stats(struct sqos_open *open, struct sqos_flow_stats *st)
 	spin_unlock_irqrestore(&srv->lock, flags);
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(sqos_open_flow_stats, SQOS_NS);
+EXPORT_SYMBOL_IF_KUNIT(sqos_open_flow_stats);
 
 /**
  * sqos_server_walk_flows() - call @fn on every flow of a server

@@ -80,7 +80,7 @@ u64 sqos_burst_units(u64 rate, u32 burst_ms)
 
 	return clamp_t(u64, b, 1, SQOS_LIM_MAX_UNITS);
 }
-EXPORT_SYMBOL_NS_GPL(sqos_burst_units, SQOS_NS);
+EXPORT_SYMBOL_IF_KUNIT(sqos_burst_units);
 
 static s64 sqos_lim_cap(const struct sqos_limiter *lim)
 {
@@ -126,7 +126,7 @@ void sqos_limiter_init(struct sqos_limiter *lim, u64 rate, u64 burst,
 	lim->tokens = sqos_lim_cap(lim);
 	lim->last_ns = now_ns;
 }
-EXPORT_SYMBOL_NS_GPL(sqos_limiter_init, SQOS_NS);
+EXPORT_SYMBOL_IF_KUNIT(sqos_limiter_init);
 
 /**
  * sqos_limiter_set_rate() - change the rate of a running limiter
@@ -153,7 +153,7 @@ void sqos_limiter_set_rate(struct sqos_limiter *lim, u64 rate, u64 burst,
 	if (now_ns > lim->last_ns)
 		lim->last_ns = now_ns;
 }
-EXPORT_SYMBOL_NS_GPL(sqos_limiter_set_rate, SQOS_NS);
+EXPORT_SYMBOL_IF_KUNIT(sqos_limiter_set_rate);
 
 /**
  * sqos_limiter_admit() - charge an I/O and say how long it must wait
@@ -191,7 +191,7 @@ u64 sqos_limiter_admit(struct sqos_limiter *lim, u64 units, u64 now_ns)
 		delay++;
 	return delay;
 }
-EXPORT_SYMBOL_NS_GPL(sqos_limiter_admit, SQOS_NS);
+EXPORT_SYMBOL_IF_KUNIT(sqos_limiter_admit);
 
 /**
  * sqos_limiter_admit_max() - sqos_limiter_admit() with a longest delay
@@ -229,7 +229,7 @@ u64 sqos_limiter_admit_max(struct sqos_limiter *lim, u64 units, u64 now_ns,
 		*capped = true;
 	return max_delay_ns;
 }
-EXPORT_SYMBOL_NS_GPL(sqos_limiter_admit_max, SQOS_NS);
+EXPORT_SYMBOL_IF_KUNIT(sqos_limiter_admit_max);
 
 /**
  * sqos_meter_init() - start completion accounting

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * main.c - module init/exit of sqos.ko, its module parameters, and the
- * exported entry points that act on the module's own Storage QoS server
- * (open allocation and the policy store).
+ * main.c - module init/exit of sqos.ko, its module parameters, and its one
+ * way in for other modules: sqos_get_ops(), the table of the entry points
+ * an SMB server or client needs (Documentation/api.rst, "sqos.ko: one
+ * table"). The entry points that act on the module's own Storage QoS
+ * server (sqos_enabled(), sqos_open_alloc()) are here too.
  *
  * Locking: sqos_global is set once in sqos_init() before anything can use
- * it and cleared in sqos_exit() after every user is gone (modules that call
- * the API depend on sqos.ko, and modules bound through sqos_get_ops() hold
- * a reference on it, so they are gone first). Everything else is locked by
- * flow.c and policy.c; the run-time settings (configfs.c) are single words
- * read with READ_ONCE().
+ * it and cleared in sqos_exit() after every user is gone (a module bound
+ * through sqos_get_ops() holds a reference on sqos.ko, a KUnit suite that
+ * calls the functions by name depends on it, so both are gone first).
+ * Everything else is locked by flow.c and policy.c; the run-time settings
+ * (configfs.c) are single words read with READ_ONCE().
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -74,7 +76,7 @@ bool sqos_enabled(void)
 {
 	return READ_ONCE(sqos_global->enabled);
 }
-EXPORT_SYMBOL_NS_GPL(sqos_enabled, SQOS_NS);
+EXPORT_SYMBOL_IF_KUNIT(sqos_enabled);
 
 /**
  * sqos_open_alloc() - allocate per-open Storage QoS state
@@ -89,48 +91,7 @@ struct sqos_open *sqos_open_alloc(gfp_t gfp)
 {
 	return sqos_server_open_alloc(sqos_global, gfp);
 }
-EXPORT_SYMBOL_NS_GPL(sqos_open_alloc, SQOS_NS);
-
-/**
- * sqos_policy_set() - add or replace a policy in the module's store
- * @id: PolicyID (not the NULL GUID)
- * @max_iops: MaximumIoRate for flows with this policy, 0 = none
- * @min_iops: MinimumIoRate for flows with this policy
- *
- * Context: process context.
- * Return: 0, -EINVAL or -ENOMEM.
- */
-int sqos_policy_set(const guid_t *id, u64 max_iops, u64 min_iops)
-{
-	return sqos_server_policy_set(sqos_global, id, max_iops, min_iops);
-}
-EXPORT_SYMBOL_NS_GPL(sqos_policy_set, SQOS_NS);
-
-/**
- * sqos_policy_delete() - remove a policy from the module's store
- * @id: PolicyID
- *
- * Return: 0 or -ENOENT.
- */
-int sqos_policy_delete(const guid_t *id)
-{
-	return sqos_server_policy_delete(sqos_global, id);
-}
-EXPORT_SYMBOL_NS_GPL(sqos_policy_delete, SQOS_NS);
-
-/**
- * sqos_policy_get() - read a policy of the module's store
- * @id: PolicyID
- * @max_iops: its maximum, if found
- * @min_iops: its minimum, if found
- *
- * Return: 0 or -ENOENT.
- */
-int sqos_policy_get(const guid_t *id, u64 *max_iops, u64 *min_iops)
-{
-	return sqos_server_policy_get(sqos_global, id, max_iops, min_iops);
-}
-EXPORT_SYMBOL_NS_GPL(sqos_policy_get, SQOS_NS);
+EXPORT_SYMBOL_IF_KUNIT(sqos_open_alloc);
 
 static const struct sqos_ops sqos_ops = {
 	.enabled = sqos_enabled,
@@ -151,11 +112,14 @@ static const struct sqos_ops sqos_ops = {
 /**
  * sqos_get_ops() - the entry points of sqos.ko as a table
  *
- * For modules that must work without sqos.ko and so do not link against
- * it: ``get = symbol_get(sqos_get_ops)`` takes a reference on sqos.ko
- * (NULL if it is not loaded), ``get()`` returns the table, and
- * ``symbol_put(sqos_get_ops)`` drops the reference once nothing obtained
- * through the table (opens, flows, in-flight I/O) is left.
+ * The one symbol sqos.ko exports for other modules (the functions in the
+ * table and the rest are exported for its KUnit suites only), so that an
+ * SMB server or client can use Storage QoS without depending on sqos.ko:
+ * ``get = symbol_get(sqos_get_ops)`` (or symbol_request(), which loads
+ * the module first) takes a reference on sqos.ko (NULL if it is not
+ * loaded), ``get()`` returns the table, and ``symbol_put(sqos_get_ops)``
+ * drops the reference once nothing obtained through the table (opens,
+ * flows, in-flight I/O) is left.
  *
  * Context: any context.
  * Return: the table; it lives as long as the module.

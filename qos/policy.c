@@ -2,7 +2,8 @@
 /*
  * policy.c - the policy store of sqos.ko: PolicyID -> {maximum, minimum}
  * normalized IOPS, configured at run time through configfs (policies/, see
- * configfs.c) or by other kernel code (sqos_policy_set()).
+ * configfs.c); the KUnit suites call sqos_server_policy_set() and its
+ * siblings directly.
  *
  * A flow whose PolicyID is set takes its MaximumIoRate/MinimumIoRate from
  * the store; a flow whose PolicyID is unknown reports the status

@@ -251,6 +251,107 @@ struct sqos_server {
 	atomic64_t nt_count[SQOS_NT_IDX_MAX];
 };
 
+/*
+ * The module's entry points. Another module reaches the ones it needs
+ * through struct sqos_ops (sqos_get_ops(), include/smbdirect/sqos.h); only
+ * sqos.ko's own files and its KUnit suites call these by name, so they are
+ * exported with EXPORT_SYMBOL_IF_KUNIT() and not at all in a kernel without
+ * KUnit (Documentation/api.rst, "sqos.ko: one table").
+ */
+
+/* codec.c: pure functions */
+int sqos_request_decode(const void *buf, size_t len, struct sqos_request *req);
+int sqos_request_encode(const struct sqos_request *req, void *buf, size_t len);
+int sqos_response_decode(const void *buf, size_t len, struct sqos_response *rsp);
+int sqos_response_encode(const struct sqos_response *rsp, void *buf, size_t len);
+int sqos_check_name(u16 off, u16 len, u32 req_size);
+int sqos_check_policy_fields(const struct sqos_request *req);
+bool sqos_flow_status_valid(u32 status);
+u64 sqos_normalize(u64 bytes, u32 base_io_size);
+
+/* limiter.c: struct sqos_limiter (include/smbdirect/sqos.h) */
+void sqos_limiter_init(struct sqos_limiter *lim, u64 rate, u64 burst,
+		       u64 now_ns);
+void sqos_limiter_set_rate(struct sqos_limiter *lim, u64 rate, u64 burst,
+			   u64 now_ns);
+u64 sqos_limiter_admit(struct sqos_limiter *lim, u64 units, u64 now_ns);
+u64 sqos_limiter_admit_max(struct sqos_limiter *lim, u64 units, u64 now_ns,
+			   u64 max_delay_ns, bool *capped);
+u64 sqos_burst_units(u64 rate, u32 burst_ms);
+
+/**
+ * struct sqos_flow_stats - snapshot of one flow, for the KUnit suites
+ * @flow_id: LogicalFlowID
+ * @policy_id: PolicyID
+ * @max_rate: effective MaximumIoRate
+ * @min_rate: effective MinimumIoRate
+ * @status: current flow status (SQOS_FLOW_STATUS_*)
+ * @opens: number of opens associated
+ * @rep_updates: UPDATE_COUNTERS requests received
+ * @rep_io_count: sum of IoCountIncrement
+ * @rep_norm_io_count: sum of NormalizedIoCountIncrement
+ * @rep_latency: sum of LatencyIncrement
+ * @rep_lower_latency: sum of LowerLatencyIncrement
+ * @started: I/Os admitted by the server
+ * @started_units: normalized units admitted
+ * @completed: I/Os completed
+ * @completed_units: normalized units completed
+ * @delayed: I/Os that had to wait
+ * @delay_ns: total time I/Os were told to wait
+ * @held: I/Os given a delay and not done yet
+ * @unheld: I/Os that went at once, undelayed, because the flow or the
+ *	server already held as many I/Os as it may (max_held_flow, max_held)
+ * @capped: I/Os whose delay was cut to max_delay_ms
+ */
+struct sqos_flow_stats {
+	guid_t flow_id;
+	guid_t policy_id;
+	u64 max_rate;
+	u64 min_rate;
+	u32 status;
+	u32 opens;
+	u64 rep_updates;
+	u64 rep_io_count;
+	u64 rep_norm_io_count;
+	u64 rep_latency;
+	u64 rep_lower_latency;
+	u64 started;
+	u64 started_units;
+	u64 completed;
+	u64 completed_units;
+	u64 delayed;
+	u64 delay_ns;
+	u64 held;
+	u64 unheld;
+	u64 capped;
+};
+
+/* flow.c and main.c: the server on the module's own sqos_global */
+bool sqos_enabled(void);
+struct sqos_open *sqos_open_alloc(gfp_t gfp);
+void sqos_open_release(struct sqos_open *open);
+u32 sqos_control(struct sqos_open *open, const void *in, u32 in_len,
+		 void *out, u32 max_out, u32 *out_len);
+u64 sqos_io_admit(struct sqos_open *open, u64 bytes, struct sqos_io *io);
+int sqos_io_start(struct sqos_open *open, u64 bytes, struct sqos_io *io);
+void sqos_io_done(struct sqos_io *io);
+int sqos_open_flow_stats(struct sqos_open *open, struct sqos_flow_stats *st);
+
+/* client.c: the initiator's helpers, pure functions */
+void sqos_client_flow_init(struct sqos_client_flow *cf, const guid_t *flow_id,
+			   u64 now_ns);
+u32 sqos_client_request_size(const struct sqos_client_args *args);
+int sqos_client_build_request(struct sqos_client_flow *cf,
+			      const struct sqos_client_args *args,
+			      void *buf, u32 len, u32 *max_out, u64 now_ns);
+int sqos_client_handle_response(struct sqos_client_flow *cf, u32 ntstatus,
+				const void *out, u32 out_len, u64 now_ns,
+				struct sqos_response *rsp);
+u32 sqos_client_timer_options(struct sqos_client_flow *cf, u64 now_ns);
+u64 sqos_client_io_start(struct sqos_client_flow *cf, u64 bytes, u64 now_ns);
+void sqos_client_io_done(struct sqos_client_flow *cf, u64 latency_100ns,
+			 u64 lower_latency_100ns);
+
 /* flow.c */
 struct sqos_server *sqos_server_create(void);
 void sqos_server_destroy(struct sqos_server *srv);

@@ -29,7 +29,7 @@
 
 /* Namespace of smbdirect.ko's exported API (include/smbdirect/smbdirect.h) */
 #define SMBDX_NS		SMBDX_NS_NAME(SMBDX)
-/* Namespace of sqos.ko's exported API (include/smbdirect/sqos.h) */
+/* Namespace of sqos.ko's one export, sqos_get_ops() (smbdirect/sqos.h) */
 #define SQOS_NS			SMBDX_NS_NAME(SQOS)
 
 #endif /* _SMBDIRECT_NS_H */

@@ -3,20 +3,23 @@
  * sqos.h - MS-SQOS (Storage Quality of Service) wire format and the API of
  * sqos.ko.
  *
- * Three groups of declarations live here:
+ * What lives here:
  *
  *  - the wire format of STORAGE_QOS_CONTROL_REQUEST (112-byte fixed part
  *    followed by UTF-16LE names) and STORAGE_QOS_CONTROL_RESPONSE (88 bytes),
  *    the constants of MS-SQOS 2.2 and the NTSTATUS values the server returns;
- *  - the server API an SMB server calls: per-open state, the
- *    FSCTL_STORAGE_QOS_CONTROL handler, and the I/O start/done hooks that
- *    enforce the flow's MaximumIoRate and account for its MinimumIoRate;
- *  - the client (initiator) helpers: request builder, response handler,
- *    status-timer rules of MS-SQOS 3.1.5.1/3.1.6 and client throttling.
+ *  - the structures an SMB server or client keeps for sqos.ko: per-I/O
+ *    accounting (struct sqos_io) and the initiator's state of a flow
+ *    (struct sqos_client_flow, struct sqos_client_args);
+ *  - the one way into sqos.ko for another module: struct sqos_ops, the
+ *    table of its entry points, obtained with symbol_get(sqos_get_ops)
+ *    (Documentation/api.rst, "sqos.ko: one table"). The functions behind
+ *    the table, and the rest of the module's functions, are declared in
+ *    qos/sqos_internal.h: outside sqos.ko only its KUnit suites call them.
  *
- * Locking: the server API does its own locking (see qos/flow.c). The client
- * helpers and the codec are pure functions on caller-owned memory; the caller
- * serialises calls on one struct sqos_client_flow.
+ * Locking: the server entry points do their own locking (see qos/flow.c).
+ * The client helpers and the codec are pure functions on caller-owned
+ * memory; the caller serialises calls on one struct sqos_client_flow.
  */
 #ifndef _SMBDIRECT_SQOS_H
 #define _SMBDIRECT_SQOS_H
@@ -215,16 +218,6 @@ struct sqos_response {
 	u32 base_io_size;
 };
 
-/* Codec (qos/codec.c): pure functions */
-int sqos_request_decode(const void *buf, size_t len, struct sqos_request *req);
-int sqos_request_encode(const struct sqos_request *req, void *buf, size_t len);
-int sqos_response_decode(const void *buf, size_t len, struct sqos_response *rsp);
-int sqos_response_encode(const struct sqos_response *rsp, void *buf, size_t len);
-int sqos_check_name(u16 off, u16 len, u32 req_size);
-int sqos_check_policy_fields(const struct sqos_request *req);
-bool sqos_flow_status_valid(u32 status);
-u64 sqos_normalize(u64 bytes, u32 base_io_size);
-
 /**
  * struct sqos_limiter - token bucket in normalized I/O units
  * @rate: refill rate in units per second; 0 means unlimited
@@ -242,16 +235,7 @@ struct sqos_limiter {
 	u64 last_ns;
 };
 
-void sqos_limiter_init(struct sqos_limiter *lim, u64 rate, u64 burst,
-		       u64 now_ns);
-void sqos_limiter_set_rate(struct sqos_limiter *lim, u64 rate, u64 burst,
-			   u64 now_ns);
-u64 sqos_limiter_admit(struct sqos_limiter *lim, u64 units, u64 now_ns);
-u64 sqos_limiter_admit_max(struct sqos_limiter *lim, u64 units, u64 now_ns,
-			   u64 max_delay_ns, bool *capped);
-u64 sqos_burst_units(u64 rate, u32 burst_ms);
-
-/* Server API (qos/flow.c, qos/main.c) */
+/* Server side (qos/flow.c, qos/main.c) */
 struct sqos_open;
 struct sqos_flow;
 
@@ -275,67 +259,7 @@ struct sqos_io {
 	bool held;
 };
 
-/**
- * struct sqos_flow_stats - snapshot of one flow, for callers and tests
- * @flow_id: LogicalFlowID
- * @policy_id: PolicyID
- * @max_rate: effective MaximumIoRate
- * @min_rate: effective MinimumIoRate
- * @status: current flow status (SQOS_FLOW_STATUS_*)
- * @opens: number of opens associated
- * @rep_updates: UPDATE_COUNTERS requests received
- * @rep_io_count: sum of IoCountIncrement
- * @rep_norm_io_count: sum of NormalizedIoCountIncrement
- * @rep_latency: sum of LatencyIncrement
- * @rep_lower_latency: sum of LowerLatencyIncrement
- * @started: I/Os admitted by the server
- * @started_units: normalized units admitted
- * @completed: I/Os completed
- * @completed_units: normalized units completed
- * @delayed: I/Os that had to wait
- * @delay_ns: total time I/Os were told to wait
- * @held: I/Os given a delay and not done yet
- * @unheld: I/Os that went at once, undelayed, because the flow or the
- *	server already held as many I/Os as it may (max_held_flow, max_held)
- * @capped: I/Os whose delay was cut to max_delay_ms
- */
-struct sqos_flow_stats {
-	guid_t flow_id;
-	guid_t policy_id;
-	u64 max_rate;
-	u64 min_rate;
-	u32 status;
-	u32 opens;
-	u64 rep_updates;
-	u64 rep_io_count;
-	u64 rep_norm_io_count;
-	u64 rep_latency;
-	u64 rep_lower_latency;
-	u64 started;
-	u64 started_units;
-	u64 completed;
-	u64 completed_units;
-	u64 delayed;
-	u64 delay_ns;
-	u64 held;
-	u64 unheld;
-	u64 capped;
-};
-
-bool sqos_enabled(void);
-struct sqos_open *sqos_open_alloc(gfp_t gfp);
-void sqos_open_release(struct sqos_open *open);
-u32 sqos_control(struct sqos_open *open, const void *in, u32 in_len,
-		 void *out, u32 max_out, u32 *out_len);
-u64 sqos_io_admit(struct sqos_open *open, u64 bytes, struct sqos_io *io);
-int sqos_io_start(struct sqos_open *open, u64 bytes, struct sqos_io *io);
-void sqos_io_done(struct sqos_io *io);
-int sqos_open_flow_stats(struct sqos_open *open, struct sqos_flow_stats *st);
-int sqos_policy_set(const guid_t *id, u64 max_iops, u64 min_iops);
-int sqos_policy_delete(const guid_t *id);
-int sqos_policy_get(const guid_t *id, u64 *max_iops, u64 *min_iops);
-
-/* Client helpers (qos/client.c) */
+/* Client side (qos/client.c) */
 
 /**
  * struct sqos_client_flow - initiator state of one logical flow (3.1.1.1)
@@ -391,20 +315,6 @@ struct sqos_client_args {
 	u16 node_name_len;
 };
 
-void sqos_client_flow_init(struct sqos_client_flow *cf, const guid_t *flow_id,
-			   u64 now_ns);
-u32 sqos_client_request_size(const struct sqos_client_args *args);
-int sqos_client_build_request(struct sqos_client_flow *cf,
-			      const struct sqos_client_args *args,
-			      void *buf, u32 len, u32 *max_out, u64 now_ns);
-int sqos_client_handle_response(struct sqos_client_flow *cf, u32 ntstatus,
-				const void *out, u32 out_len, u64 now_ns,
-				struct sqos_response *rsp);
-u32 sqos_client_timer_options(struct sqos_client_flow *cf, u64 now_ns);
-u64 sqos_client_io_start(struct sqos_client_flow *cf, u64 bytes, u64 now_ns);
-void sqos_client_io_done(struct sqos_client_flow *cf, u64 latency_100ns,
-			 u64 lower_latency_100ns);
-
 /**
  * struct sqos_ops - sqos.ko's entry points, for a module bound at run time
  * @enabled: sqos_enabled()
@@ -421,11 +331,14 @@ void sqos_client_io_done(struct sqos_client_flow *cf, u64 latency_100ns,
  * @client_io_start: sqos_client_io_start()
  * @client_io_done: sqos_client_io_done()
  *
- * An SMB server or client that must keep working without sqos.ko (our
- * ksmbd and cifs builds, shim/6.12) does not link against it: it takes
- * ``symbol_get(sqos_get_ops)``, which holds a reference on sqos.ko until
- * the matching symbol_put(), and calls through this table. The functions
- * behave exactly as the exported ones of the same name.
+ * The one way into sqos.ko for another module (Documentation/api.rst,
+ * "sqos.ko: one table"). An SMB server or client that must keep working
+ * without sqos.ko (our ksmbd and cifs builds, shim/6.12) does not link
+ * against it: it takes ``symbol_get(sqos_get_ops)`` (cifs:
+ * symbol_request(), which loads sqos.ko first), which holds a reference on
+ * sqos.ko until the matching symbol_put(), and calls through this table.
+ * The functions named above are documented with kernel-doc in qos/;
+ * they are exported for sqos.ko's KUnit suites only.
  */
 struct sqos_ops {
 	bool (*enabled)(void);

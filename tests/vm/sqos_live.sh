@@ -4,7 +4,7 @@
 # Live MS-SQOS test inside the VM: configure a policy from the shell through
 # configfs (/sys/kernel/config/sqos/policies/<PolicyID>), check that values
 # the store refuses change nothing and that debugfs is read-only, load
-# sqos_api_live_kunit with that policy so it drives the real exported API of
+# sqos_api_live_kunit with that policy so it drives the real entry points of
 # sqos.ko (open, control requests, throttled I/O, counters), then read the
 # flow and its counters back from /sys/kernel/debug/sqos/flows, change the
 # policy at run time, and check that removing the last open removes the
@@ -88,7 +88,7 @@ if echo 0 >"$C/ttl_ms" 2>/dev/null; then
 	fail "TimeToLive 0 was accepted"
 fi
 
-# 2. Kernel code drives the exported API with that policy
+# 2. Kernel code drives the entry points with that policy
 rmmod "$MOD" 2>/dev/null
 modprobe "$MOD" policy="$POLICY" expect_max=200 flow="$FLOW" keep=1 || fail "modprobe $MOD"
 [ -r "$SUITE/results" ] || fail "no KUnit results for sqos_api_live"
