@@ -6,7 +6,7 @@
  * its own definition of SMBDX_CAUSE(): enum smbdx_cause in smbd.h
  * (SMBDX_CAUSE_<ID>, after the protocol verdicts of
  * <smbdirect/pdu_verdicts.h>, which are causes too), the names and
- * descriptions in main.c (debugfs "errors", tracepoints, logs) and the
+ * descriptions in causes.c (debugfs "errors", tracepoints, logs) and the
  * checks of kunit/smbdirect_tables_kunit.c. Documentation/admin-guide.rst
  * describes each.
  *

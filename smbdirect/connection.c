@@ -869,8 +869,8 @@ static bool smbdx_sends_drained(struct smbdx_conn *conn)
  * does not wait). Then waits for a running callback of this connection to
  * return (unless called from it), drains the QP and frees every resource,
  * then drops the owner's reference. No callback runs after it returns, and
- * no other thread is left inside smbdx_send(), smbdx_sendv(),
- * smbdx_recv_msg() or smbdx_recv() on this connection: they return the
+ * no other thread is left inside smbdx_send(), smbdx_sendv() or
+ * smbdx_recv_msg() on this connection: they return the
  * connection's error (-ESHUTDOWN) and destroy waits for them. Messages the
  * caller still holds stay valid until smbdx_msg_free(). Safe whatever
  * happened before (loss, device removal, smbdx_disconnect()); each owner

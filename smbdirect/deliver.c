@@ -2,7 +2,7 @@
 /*
  * Delivery of received messages to the upper layer: the message object
  * (its pages, the smbdx_msg_*() accessors, smbdx_msg_free()), the ready
- * queue, the pull form (smbdx_recv_msg(), smbdx_recv()) and the callback
+ * queue, the pull form (smbdx_recv_msg()) and the callback
  * form (the upcall work: the hand-over of a passive connection to its
  * listener's accept callback, the recv callback for each message, and the
  * disconnected callback once after a failure).
@@ -362,9 +362,8 @@ static bool smbdx_recv_ready(struct smbdx_conn *conn)
 	return ready;
 }
 
-/* Take the first ready message no longer than @max bytes, if any. */
-static int smbdx_take_msg(struct smbdx_conn *conn, size_t max,
-			  struct smbdx_msg **msgp)
+/* Take the first ready message, if any. */
+static int smbdx_take_msg(struct smbdx_conn *conn, struct smbdx_msg **msgp)
 {
 	struct smbdx_msg *msg;
 	int rc;
@@ -373,8 +372,6 @@ static int smbdx_take_msg(struct smbdx_conn *conn, size_t max,
 	msg = list_first_entry_or_null(&conn->ready, struct smbdx_msg, list);
 	if (!msg) {
 		rc = conn->error ? conn->error : -EAGAIN;
-	} else if (msg->len > max) {
-		rc = -EMSGSIZE;
 	} else {
 		list_del_init(&msg->list);
 		conn->ready_msgs--;
@@ -417,45 +414,8 @@ int smbdx_recv_msg(struct smbdx_conn *conn, long timeout, struct smbdx_msg **msg
 	rc = wait_event_interruptible_timeout(conn->recv_wq,
 					      smbdx_recv_ready(conn), timeout);
 	if (rc >= 0)
-		rc = smbdx_take_msg(conn, SIZE_MAX, msgp);
+		rc = smbdx_take_msg(conn, msgp);
 	smbdx_conn_wait_end(conn);
 	return rc;
 }
 EXPORT_SYMBOL_NS_GPL(smbdx_recv_msg, SMBDX_NS);
-
-/**
- * smbdx_recv() - receive one whole message into an iterator
- * @conn: connection without a recv callback
- * @to: destination (ITER_DEST); must hold the whole message
- * @timeout: as for smbdx_recv_msg()
- *
- * Context: process, may sleep.
- *
- * Return: the message length; -EMSGSIZE if the next message does not fit
- * in @to (it stays queued; smbdx_recv_msg() takes it); -EFAULT; or an
- * error of smbdx_recv_msg().
- */
-ssize_t smbdx_recv(struct smbdx_conn *conn, struct iov_iter *to, long timeout)
-{
-	struct smbdx_msg *msg;
-	size_t copied;
-	u32 len;
-	long rc;
-
-	might_sleep();
-	if (conn->ops && conn->ops->recv)
-		return -EINVAL;
-	smbdx_conn_wait_begin(conn);
-	rc = wait_event_interruptible_timeout(conn->recv_wq,
-					      smbdx_recv_ready(conn), timeout);
-	if (rc >= 0)
-		rc = smbdx_take_msg(conn, iov_iter_count(to), &msg);
-	smbdx_conn_wait_end(conn);
-	if (rc)
-		return rc;
-	len = msg->len;
-	copied = smbdx_msg_copy(msg, 0, to);
-	smbdx_msg_free(msg);
-	return copied == len ? len : -EFAULT;
-}
-EXPORT_SYMBOL_NS_GPL(smbdx_recv, SMBDX_NS);

@@ -59,7 +59,7 @@ struct smbdx_device {
 	struct smbdx_dev_limits limits;
 };
 
-/* ---- module parameters (main.c) ---- */
+/* ---- module parameters and connection configuration (config.c) ---- */
 extern unsigned int smbdx_mr_pool_max;
 extern unsigned int smbdx_mr_max_total;
 extern unsigned int smbdx_max_negotiating;
@@ -68,12 +68,13 @@ extern unsigned int smbdx_rw_max_descs;
 extern unsigned int smbdx_destroy_drain_ms;
 extern unsigned int smbdx_ib_port;
 extern unsigned int smbdx_iwarp_port;
-extern unsigned int smbdx_neg_timeout_active_ms;
-extern unsigned int smbdx_neg_timeout_passive_ms;
+void smbdx_conn_config_resolve(struct smbdx_conn_config *cfg, bool passive);
+
+/* ---- the module's lifetime (main.c) ---- */
 extern struct workqueue_struct *smbdx_wq;
 extern struct dentry *smbdx_debugfs_root;
 
-/* ---- errors by cause ---- */
+/* ---- errors by cause (causes.c) ---- */
 
 /*
  * Causes of a connection's termination: SMBDX_CAUSE_NONE (a local
@@ -92,7 +93,7 @@ enum smbdx_cause {
 const char *smbdx_cause_str(int cause);
 const char *smbdx_cause_name(int cause);
 
-/* ---- counters ---- */
+/* ---- counters (stats.c) ---- */
 
 enum smbdx_stat {
 #define SMBDX_STAT(id, ...) SMBDX_STAT_##id,
@@ -490,7 +491,7 @@ struct smbdx_listener {
 	struct smbdx_lgroup *group;
 };
 
-/* ---- main.c ---- */
+/* ---- stats.c ---- */
 void smbdx_stat_inc(struct smbdx_conn *conn, enum smbdx_stat s);
 void smbdx_stat_add(struct smbdx_conn *conn, enum smbdx_stat s, u64 n);
 
@@ -543,7 +544,6 @@ int smbdx_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *event);
 void smbdx_conns_device_removed(struct ib_device *ibdev);
 struct smbdx_conn *smbdx_conn_owned_by(struct module *mod);
 struct smbdx_listener *smbdx_listener_owned_by(struct module *mod);
-void smbdx_conn_config_resolve(struct smbdx_conn_config *cfg, bool passive);
 void smbdx_conn_log_error(struct smbdx_conn *conn, int cause);
 
 /* ---- addr.c ---- */

@@ -4,7 +4,7 @@
  * each: SMBDX_STAT(ID, name). This file is the single list they derive
  * from; it has no include guard and is included by each user with its own
  * definition of SMBDX_STAT(): enum smbdx_stat in smbd.h (SMBDX_STAT_<ID>),
- * the debugfs names in main.c (debugfs prints every counter in this
+ * the debugfs names in stats.c (debugfs prints every counter in this
  * order) and the checks of kunit/smbdirect_tables_kunit.c.
  * Documentation/admin-guide.rst describes each.
  *

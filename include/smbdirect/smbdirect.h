@@ -8,14 +8,14 @@
  * accept callback once a peer has connected and negotiated (passive role,
  * 3.1.7.2). Its owner sends whole upper-layer messages with smbdx_send()
  * (3.1.4.2; the transport fragments them), receives whole reassembled
- * messages with smbdx_recv_msg()/smbdx_recv() or through the recv callback,
+ * messages with smbdx_recv_msg() or through the recv callback,
  * queries the negotiated parameters with smbdx_conn_query() (3.1.4.7), is
  * told once about the loss of the connection (3.1.7.1) through the
  * disconnected callback, and ends with smbdx_destroy().
  *
  * Contexts and locking (each function's kernel-doc says more):
  *  - smbdx_connect(), smbdx_listen(), smbdx_listener_destroy(), smbdx_send(),
- *    smbdx_recv_msg(), smbdx_recv(), smbdx_register(), smbdx_deregister(),
+ *    smbdx_recv_msg(), smbdx_register(), smbdx_deregister(),
  *    smbdx_rdma_read(), smbdx_rdma_write(), smbdx_reg_len_floor() and
  *    smbdx_destroy() sleep: process context only, no spinlock held.
  *  - smbdx_disconnect(), smbdx_conn_query(), smbdx_conn_error(),
@@ -173,7 +173,6 @@ int smbdx_sendv(struct smbdx_conn *conn, struct iov_iter *iters,
 		unsigned int niters, u32 remote_token, unsigned int flags);
 
 int smbdx_recv_msg(struct smbdx_conn *conn, long timeout, struct smbdx_msg **msgp);
-ssize_t smbdx_recv(struct smbdx_conn *conn, struct iov_iter *to, long timeout);
 
 u32 smbdx_msg_len(const struct smbdx_msg *msg);
 void smbdx_msg_iter(struct smbdx_msg *msg, struct iov_iter *iter);
