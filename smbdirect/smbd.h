@@ -719,14 +719,17 @@ int smbdx_test_cause(struct smbdx_conn *conn);
 u64 smbdx_test_held_bytes(struct smbdx_conn *conn);
 void smbdx_test_device_removal(struct smbdx_conn *conn);
 bool smbdx_test_released(struct smbdx_conn *conn);
+void smbdx_connect_step(struct smbdx_conn *conn, enum smbdx_conn_state next);
 #else
 static inline bool smbdx_test_muted(const struct smbdx_conn *conn)
 {
 	return false;
 }
+
+static inline void smbdx_connect_step(struct smbdx_conn *conn,
+				      enum smbdx_conn_state next)
+{
+}
 #endif /* SMBDX_TESTS */
-#if IS_ENABLED(CONFIG_KUNIT)
-void smbdx_connect_step(struct smbdx_conn *conn, enum smbdx_conn_state next);
-#endif
 
 #endif /* _SMBDX_H */

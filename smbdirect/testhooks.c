@@ -3,11 +3,15 @@
  * Test hooks of smbdirect.ko: what the KUnit suites (kunit/) read or do to
  * a connection that the exported API does not offer (its counters, its
  * first error's cause, a mute send loop, a device removal for one
- * connection). Built only by the test build, `make SMBDX_TESTS=1` (the top
- * Kbuild then defines SMBDX_TESTS for every object); the product (make,
- * DKMS, make deb) has none of it: scripts/check-install.sh and
- * scripts/check-deb.sh fail if `nm smbdirect.ko` shows an smbdx_test
- * symbol. Exported with EXPORT_SYMBOL_IF_KUNIT().
+ * connection), and smbdx_connect_step(), the static stub between the steps
+ * of smbdx_connect(). Built only by the test build, `make SMBDX_TESTS=1`
+ * (the top Kbuild then defines SMBDX_TESTS for every object); the product
+ * (make, DKMS, make deb) has none of it, and smbd.h gives the product
+ * constant stand-ins for the two hooks the transport calls.
+ * scripts/check-install.sh and scripts/check-deb.sh fail if `nm
+ * smbdirect.ko` shows an smbdx_test_* symbol or any function exported
+ * here (Documentation/testing.rst, "The test build and the product").
+ * Exported with EXPORT_SYMBOL_IF_KUNIT().
  *
  * Concurrency: each hook takes the lock that guards what it reads or
  * changes (conn->lock for the send loop's mute and held_bytes, res_mutex
@@ -16,6 +20,7 @@
  */
 
 #include <linux/module.h>
+#include <kunit/static_stub.h>
 #include <kunit/visibility.h>
 
 #include "smbd.h"
@@ -173,3 +178,21 @@ u64 smbdx_test_held_bytes(struct smbdx_conn *conn)
 	return held;
 }
 EXPORT_SYMBOL_IF_KUNIT(smbdx_test_held_bytes);
+
+/**
+ * smbdx_connect_step() - smbdx_connect() is about to begin step @next
+ * @conn: the connecting connection
+ * @next: SMBDX_CS_RESOLVE_ROUTE, SMBDX_CS_CONNECTING or SMBDX_CS_NEGOTIATING
+ *
+ * Does nothing; called with nothing held, between two steps, where device
+ * removal may tear the connection down. A KUnit test redirects it (static
+ * stub) to remove the device at exactly that point. In the product build
+ * it is an empty inline (smbd.h) and the calls compile to nothing.
+ *
+ * Context: process, the connecting thread.
+ */
+void smbdx_connect_step(struct smbdx_conn *conn, enum smbdx_conn_state next)
+{
+	KUNIT_STATIC_STUB_REDIRECT(smbdx_connect_step, conn, next);
+}
+EXPORT_SYMBOL_IF_KUNIT(smbdx_connect_step);
