@@ -36,7 +36,8 @@
 #   make repeat [RUNS=20] [KVARIANT=debug]  every live KUnit suite RUNS times, no retry
 #   make checkpatch / make sparse     style and static checks of our sources
 #   make SMBDX_TESTS=1 KDIR=...       also the KUnit suites (kunit/) and the test and
-#                                     demo modules (tests/modules/)
+#                                     demo modules (tests/modules/), and smbdirect.ko
+#                                     with its test hooks (smbdirect/testhooks.c)
 #
 # Kbuild (not this file) lists what is built; this file only drives it.
 

@@ -11,7 +11,8 @@
 #   4. `dkms add` and `dkms build` of the packaged sources against the test
 #      kernel's build tree (scripts/kernel.sh plain) build smbdirect.ko,
 #      sqos.ko and our cifs.ko and ksmbd.ko (the kernel's fs/smb sources are
-#      on this machine) of that version for that kernel. DKMS runs on a
+#      on this machine) of that version for that kernel, and that
+#      smbdirect.ko has no test hook (nm). DKMS runs on a
 #      tree of its own (--dkmstree, --sourcetree): nothing is added to this
 #      machine's.
 set -euo pipefail
@@ -89,6 +90,8 @@ main() {
 			die "$m.ko from dkms is not version $ver"
 		modinfo -F vermagic "$ko" | grep -q "^$krel " || die "$m.ko from dkms is not for $krel"
 	done
+	ko=$(find "$t/dkms/smbdirect/$ver/$krel" -name "smbdirect.ko*" | head -n 1)
+	smbd_no_test_hooks "$ko" || die "smbdirect.ko from dkms has test hooks"
 	for m in cifs ksmbd; do
 		ko=$(find "$t/dkms/smbdirect/$ver/$krel" -name "$m.ko*" | head -n 1)
 		modinfo -F depends "$ko" | tr ',' '\n' | grep -qx smbdirect ||

@@ -5,7 +5,9 @@
 #   1. `make KDIR=<Debian's linux-headers for 6.12>` (scripts/distro-headers.sh:
 #      the distribution's configuration with MODVERSIONS, BTF and signing)
 #      builds smbdirect.ko, sqos.ko and smbdctl without a warning, with
-#      MODULE_VERSION from VERSION and the headers' vermagic;
+#      MODULE_VERSION from VERSION and the headers' vermagic, and that
+#      smbdirect.ko has no test hook (nm: smbdirect/testhooks.c is built
+#      with SMBDX_TESTS=1 only);
 #   2. `make install DESTDIR=...` gives exactly the expected tree;
 #   3. in a module tree with stand-ins for the kernel's cifs.ko and ksmbd.ko,
 #      installing our builds of them (SMB_MODULES=) makes depmod pick ours,
@@ -50,9 +52,11 @@ main() {
 			die "$ko: vermagic is not $krel with modversions"
 		readelf -S "$src/$ko" | grep -q '\.BTF' || die "$ko: no BTF"
 	done
+	smbd_no_test_hooks "$src/smbdirect/smbdirect.ko" || die "the product has test hooks"
 	"$src/tools/smbdctl/smbdctl" version | grep -qx "smbdctl $want" ||
 		die "smbdctl version is not $want"
-	echo "check-install: built against $krel: no warnings, version $want, BTF, modversions"
+	echo "check-install: built against $krel: no warnings, version $want, BTF, modversions," \
+		"no test hooks"
 
 	# 2. make install DESTDIR=: the expected tree, nothing else.
 	root="$t/stage"

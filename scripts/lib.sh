@@ -15,6 +15,37 @@ smbd_kernel_pkgver() {
 	dpkg-query -W -f '${Version}' linux-source-6.12 2>/dev/null
 }
 
+# smbd_no_test_hooks KO: the product's smbdirect.ko (make, DKMS, make deb)
+# has no test hook: no symbol named smbdx_test_*, none of the functions
+# smbdirect/testhooks.c exports (those are built with SMBDX_TESTS=1 only).
+# KO may be compressed (.xz, .zst, .gz). Prints the hooks found and fails.
+smbd_no_test_hooks() {
+	local ko=$1 elf syms names hooks
+	elf=$(mktemp)
+	case "$ko" in
+	*.xz) xz -dc "$ko" >"$elf" ;;
+	*.zst) zstd -qdc "$ko" >"$elf" ;;
+	*.gz) gzip -dc "$ko" >"$elf" ;;
+	*) cat "$ko" >"$elf" ;;
+	esac && syms=$(nm "$elf")
+	local rc=$?
+	rm -f "$elf"
+	[ "$rc" -eq 0 ] || { echo "$ko: nm failed"; return 1; }
+	[ -n "$syms" ] || { echo "$ko: no symbols"; return 1; }
+	# smbdx_test_* and every other function testhooks.c exports (with
+	# its __ksymtab_, __kstrtab_, __kstrtabns_ and __pfx_ symbols).
+	names=$(sed -n 's/^EXPORT_SYMBOL_IF_KUNIT(\(.*\));$/\1/p' \
+		"$SMBD_TOP/smbdirect/testhooks.c" 2>/dev/null | paste -sd '|')
+	hooks=$(echo "$syms" | awk '{ print $NF }' |
+		grep -E "smbdx_test_${names:+|^(__(ksymtab|kstrtab|kstrtabns|pfx)_)?($names)\$}" ||
+		true)
+	if [ -n "$hooks" ]; then
+		echo "$ko: test hooks in the product build (SMBDX_TESTS=1 only):"
+		echo "$hooks" | sed 's/^/  /'
+		return 1
+	fi
+}
+
 # smbd_sync_src DIR KDIR: copy the checkout's sources to DIR for an
 # out-of-tree build against KDIR, leaving out every build product an in-tree
 # `make` may have left behind (a stale .mod file would make kbuild link

@@ -32,29 +32,9 @@
  * itself (smbdx_connect_teardown()).
  */
 
-#include <kunit/static_stub.h>
-#include <kunit/visibility.h>
 #include <linux/module.h>
 
 #include "smbd.h"
-
-/**
- * smbdx_connect_step() - smbdx_connect() is about to begin step @next
- * @conn: the connecting connection
- * @next: SMBDX_CS_RESOLVE_ROUTE, SMBDX_CS_CONNECTING or SMBDX_CS_NEGOTIATING
- *
- * Does nothing; called with nothing held, between two steps, where device
- * removal may tear the connection down. A KUnit test redirects it (static
- * stub) to remove the device at exactly that point.
- *
- * Context: process, the connecting thread.
- */
-VISIBLE_IF_KUNIT void smbdx_connect_step(struct smbdx_conn *conn,
-					 enum smbdx_conn_state next)
-{
-	KUNIT_STATIC_STUB_REDIRECT(smbdx_connect_step, conn, next);
-}
-EXPORT_SYMBOL_IF_KUNIT(smbdx_connect_step);
 
 /* Sleep until @bit is set in cm_flags, or the connection fails. */
 static int smbdx_wait_cm(struct smbdx_conn *conn, int bit)

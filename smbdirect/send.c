@@ -293,8 +293,11 @@ void __smbdx_send_pump(struct smbdx_conn *conn, struct smbdx_send_io **spare)
 	int rc;
 
 	lockdep_assert_held(&conn->lock);
-	/* smbdx_test_set_mute(): a peer that has stopped answering. */
-	if (unlikely(conn->test_mute))
+	/*
+	 * smbdx_test_set_mute(): a peer that has stopped answering (test
+	 * build only; false at compile time in the product).
+	 */
+	if (unlikely(smbdx_test_muted(conn)))
 		return;
 	while (conn->state == SMBDX_CS_ESTABLISHED) {
 		if (conn->sends_posted >= conn->sq_depth) {

@@ -342,7 +342,9 @@ struct smbdx_conn {
 	bool handed_over;
 	bool loss_notified;
 	bool upcalls_off;
-	bool test_mute;
+#ifdef SMBDX_TESTS
+	bool test_mute;			/* smbdx_test_set_mute(), testhooks.c */
+#endif
 	bool cause_provisional;		/* a peer disconnect, maybe a symptom */
 	u32 waiters;			/* API calls inside send/recv */
 	bool send_blocked;
@@ -696,7 +698,17 @@ struct smbdx_conn *smbdx_connect_report(struct net *net, const struct sockaddr *
 int smbdx_ctl_init(void);
 void smbdx_ctl_exit(void);
 
-/* ---- test hooks (exported for KUnit and the test service) ---- */
+/*
+ * ---- test hooks (testhooks.c, exported for KUnit) ----
+ * Only in the test build (make SMBDX_TESTS=1, which defines SMBDX_TESTS);
+ * the product build has neither the functions nor test_mute.
+ */
+#ifdef SMBDX_TESTS
+static inline bool smbdx_test_muted(const struct smbdx_conn *conn)
+{
+	return conn->test_mute;
+}
+
 void smbdx_test_set_mute(struct smbdx_conn *conn, bool mute);
 u64 smbdx_test_stat(struct smbdx_conn *conn, enum smbdx_stat s);
 u64 smbdx_test_error_count(struct smbdx_conn *conn, int cause);
@@ -707,8 +719,17 @@ int smbdx_test_cause(struct smbdx_conn *conn);
 u64 smbdx_test_held_bytes(struct smbdx_conn *conn);
 void smbdx_test_device_removal(struct smbdx_conn *conn);
 bool smbdx_test_released(struct smbdx_conn *conn);
-#if IS_ENABLED(CONFIG_KUNIT)
 void smbdx_connect_step(struct smbdx_conn *conn, enum smbdx_conn_state next);
-#endif
+#else
+static inline bool smbdx_test_muted(const struct smbdx_conn *conn)
+{
+	return false;
+}
+
+static inline void smbdx_connect_step(struct smbdx_conn *conn,
+				      enum smbdx_conn_state next)
+{
+}
+#endif /* SMBDX_TESTS */
 
 #endif /* _SMBDX_H */

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Test hooks of smbdirect.ko: what the KUnit suites (kunit/) read or do to
+ * a connection that the exported API does not offer (its counters, its
+ * first error's cause, a mute send loop, a device removal for one
+ * connection), and smbdx_connect_step(), the static stub between the steps
+ * of smbdx_connect(). Built only by the test build, `make SMBDX_TESTS=1`
+ * (the top Kbuild then defines SMBDX_TESTS for every object); the product
+ * (make, DKMS, make deb) has none of it, and smbd.h gives the product
+ * constant stand-ins for the two hooks the transport calls.
+ * scripts/check-install.sh and scripts/check-deb.sh fail if `nm
+ * smbdirect.ko` shows an smbdx_test_* symbol or any function exported
+ * here (Documentation/testing.rst, "The test build and the product").
+ * Exported with EXPORT_SYMBOL_IF_KUNIT().
+ *
+ * Concurrency: each hook takes the lock that guards what it reads or
+ * changes (conn->lock for the send loop's mute and held_bytes, res_mutex
+ * for released); counters are atomics read without a lock. The caller
+ * holds a reference on @conn.
+ */
+
+#include <linux/module.h>
+#include <kunit/static_stub.h>
+#include <kunit/visibility.h>
+
+#include "smbd.h"
+
+/**
+ * smbdx_test_set_mute() - test hook: stop (or resume) sending anything
+ * @conn: connection
+ * @mute: true to stop the send loop (no data, credits or keepalive
+ *	answers leave), false to resume
+ *
+ * Lets a test make a peer that never answers, to exercise the other
+ * side's keepalive timeout and credit stalls. __smbdx_send_pump() (send.c)
+ * tests the flag through smbdx_test_muted() (smbd.h), which is false at
+ * compile time in the product build.
+ */
+void smbdx_test_set_mute(struct smbdx_conn *conn, bool mute)
+{
+	spin_lock_bh(&conn->lock);
+	conn->test_mute = mute;
+	if (!mute)
+		__smbdx_send_pump(conn, NULL);
+	spin_unlock_bh(&conn->lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(smbdx_test_set_mute);
+
+/**
+ * smbdx_test_stat() - test hook: a counter of a connection
+ * @conn: connection
+ * @s: counter
+ *
+ * Return: its value.
+ */
+u64 smbdx_test_stat(struct smbdx_conn *conn, enum smbdx_stat s)
+{
+	return atomic64_read(&conn->stats.v[s]);
+}
+EXPORT_SYMBOL_IF_KUNIT(smbdx_test_stat);
+
+/**
+ * smbdx_test_error_count() - test hook: an error counter of a connection
+ * @conn: connection
+ * @cause: cause
+ *
+ * Return: its value.
+ */
+u64 smbdx_test_error_count(struct smbdx_conn *conn, int cause)
+{
+	return atomic64_read(&conn->stats.errors[cause]);
+}
+EXPORT_SYMBOL_IF_KUNIT(smbdx_test_error_count);
+
+/**
+ * smbdx_test_global_stat() - test hook: a counter summed over every
+ *	connection ever made
+ * @s: counter
+ *
+ * Return: its value.
+ */
+u64 smbdx_test_global_stat(enum smbdx_stat s)
+{
+	return atomic64_read(&smbdx_global_stats.v[s]);
+}
+EXPORT_SYMBOL_IF_KUNIT(smbdx_test_global_stat);
+
+/**
+ * smbdx_test_conns_alive() - test hook: connection objects not yet freed
+ *
+ * Return: their number, on every listener and owner.
+ */
+int smbdx_test_conns_alive(void)
+{
+	return atomic_read(&smbdx_conns_alive);
+}
+EXPORT_SYMBOL_IF_KUNIT(smbdx_test_conns_alive);
+
+/**
+ * smbdx_test_global_error_count() - test hook: a global error counter
+ * @cause: cause
+ *
+ * Return: its value.
+ */
+u64 smbdx_test_global_error_count(int cause)
+{
+	return atomic64_read(&smbdx_global_stats.errors[cause]);
+}
+EXPORT_SYMBOL_IF_KUNIT(smbdx_test_global_error_count);
+
+/**
+ * smbdx_test_cause() - test hook: why the connection failed
+ * @conn: connection
+ *
+ * Return: its first error's cause, SMBDX_CAUSE_NONE if none.
+ */
+int smbdx_test_cause(struct smbdx_conn *conn)
+{
+	return READ_ONCE(conn->cause);
+}
+EXPORT_SYMBOL_IF_KUNIT(smbdx_test_cause);
+
+/**
+ * smbdx_test_device_removal() - test hook: remove @conn's device, for @conn
+ * @conn: connection
+ *
+ * Ends and tears down @conn as a device removal does (-ENODEV, cause
+ * DEVICE_REMOVAL): through our ib_client's path, which ends every
+ * connection on the device, once the connection knows its device; before
+ * that only the CM's DEVICE_REMOVAL event can reach it, and this does what
+ * that event's handling does. Returns once @conn is torn down.
+ *
+ * Context: process; not from the connection's CM event handler.
+ */
+void smbdx_test_device_removal(struct smbdx_conn *conn)
+{
+	struct ib_device *ibdev = READ_ONCE(conn->ibdev);
+
+	if (ibdev) {
+		smbdx_conns_device_removed(ibdev);
+		return;
+	}
+	smbdx_conn_fail(conn, -ENODEV, SMBDX_CAUSE_DEVICE_REMOVAL);
+	smbdx_conn_teardown(conn);
+}
+EXPORT_SYMBOL_IF_KUNIT(smbdx_test_device_removal);
+
+/**
+ * smbdx_test_released() - test hook: has @conn been torn down?
+ * @conn: connection
+ *
+ * Return: true once its verbs resources and cm_id are gone.
+ */
+bool smbdx_test_released(struct smbdx_conn *conn)
+{
+	bool released;
+
+	mutex_lock(&conn->res_mutex);
+	released = conn->released;
+	mutex_unlock(&conn->res_mutex);
+	return released;
+}
+EXPORT_SYMBOL_IF_KUNIT(smbdx_test_released);
+
+/**
+ * smbdx_test_held_bytes() - test hook: received bytes the upper layer holds
+ * @conn: connection
+ *
+ * Return: held_bytes.
+ */
+u64 smbdx_test_held_bytes(struct smbdx_conn *conn)
+{
+	u64 held;
+
+	spin_lock_bh(&conn->lock);
+	held = conn->held_bytes;
+	spin_unlock_bh(&conn->lock);
+	return held;
+}
+EXPORT_SYMBOL_IF_KUNIT(smbdx_test_held_bytes);
+
+/**
+ * smbdx_connect_step() - smbdx_connect() is about to begin step @next
+ * @conn: the connecting connection
+ * @next: SMBDX_CS_RESOLVE_ROUTE, SMBDX_CS_CONNECTING or SMBDX_CS_NEGOTIATING
+ *
+ * Does nothing; called with nothing held, between two steps, where device
+ * removal may tear the connection down. A KUnit test redirects it (static
+ * stub) to remove the device at exactly that point. In the product build
+ * it is an empty inline (smbd.h) and the calls compile to nothing.
+ *
+ * Context: process, the connecting thread.
+ */
+void smbdx_connect_step(struct smbdx_conn *conn, enum smbdx_conn_state next)
+{
+	KUNIT_STATIC_STUB_REDIRECT(smbdx_connect_step, conn, next);
+}
+EXPORT_SYMBOL_IF_KUNIT(smbdx_connect_step);
