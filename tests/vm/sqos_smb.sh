@@ -45,10 +45,13 @@
 #     READs without waiting for answers, enough to fill ksmbd-io's
 #     max_active (256 per CPU, 2 CPUs) if each delayed READ held a worker,
 #     as it did until issue 34 (the N-th READ slept about N seconds in its
-#     worker). An untagged fio load on the mount must keep at least 80% of
-#     its IOPS without them, measured just before and just after
+#     worker). An untagged fio load on the mount must keep at least half
+#     of its IOPS without them, measured just before and just after
 #     (SQOS_HOG_SECS, 4 s, each; the lower of the two, since other VMs on
-#     the host move the rate by up to a factor of two within a minute); the
+#     the host move the rate by up to a factor of two within a minute).
+#     Before the fix it fell to 0; with it, 65% to 100% was seen (80%, the
+#     bound until 2026-11-27, failed once with the host busy: 1198 beside
+#     the READs, 1837 before, 1890 after); the
 #     server holds 1 to max_held_flow of the READs back and answers the
 #     rest at once; when the connection ends, its held READs (max_delay_ms
 #     is 30 s here) go at once: the flow is gone within 5 s. Then a second
@@ -108,7 +111,7 @@ SAMPLE_END=4
 # plain kernel shows), held for up to 5 min, no rate is measured (the part
 # is there for KASAN and lockdep on the park, resume and release paths),
 # and the teardown of the held READs may take 15 s.
-HOG_READS=1024 HOG_SECS=4 HOG_DELAY_MS=30000 HOG_PCT=80 HOG_GONE_S=5
+HOG_READS=1024 HOG_SECS=4 HOG_DELAY_MS=30000 HOG_PCT=50 HOG_GONE_S=5
 case "$(uname -r)" in
 *-dbg)
 	RATE=2 RATE64=10 LOW_PCT=60 SAMPLE_END=9
