@@ -25,13 +25,15 @@
  * message N of one side's sends is message N of the peer's receives. The
  * two ends of a connection are paired by the addresses of their CM events.
  *
- * Tracepoints may fire from any context, including softirq completion
- * handlers. They copy their arguments and fields of the connection that
- * are set before it is visible (num, cq_id, qpn) or that the caller's
- * lock protects (the credit counts, held under conn->lock where they are
- * traced); a message counter read without the lock is exact where it
- * is read under it (send.c, recv.c, deliver.c) and otherwise only a hint.
- * Nothing is computed for them unless they are enabled.
+ * Concurrency: tracepoints fire from any context, including softirq
+ * completion handlers. They copy their arguments and fields of the
+ * connection that are set before it is visible (num, cq_id, qpn); the
+ * fields under conn->lock (message counters, credits, queue lengths,
+ * held_bytes) are read with it held, except by smbdx_msg_free (called
+ * without it), whose ready_msgs and held_bytes are only a snapshot. Nothing
+ * is computed for them unless they are enabled; the only work done for
+ * them while disabled is storing a message's number when it is complete
+ * (deliver.c).
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM smbdirect
