@@ -564,12 +564,13 @@ static int __smbdx_sendv(struct smbdx_conn *conn, struct iov_iter *iters,
 		rc = -ENOBUFS;
 		goto out_free;
 	}
-	smbdx_stat_inc(conn, SMBDX_STAT_TX_MSGS);
+	/* Its number, the tx_messages count once it is queued (trace.h) */
 	if (trace_smbdx_post_send_enabled())
 		list_for_each_entry(io, &frags, list)
-			io->msg = atomic64_read(&conn->stats.v[SMBDX_STAT_TX_MSGS]);
+			io->msg = atomic64_read(&conn->stats.v[SMBDX_STAT_TX_MSGS]) + 1;
 	list_splice_tail_init(&frags, &conn->send_queue);
 	conn->send_queue_len += n;
+	smbdx_stat_inc(conn, SMBDX_STAT_TX_MSGS);
 	trace_smbdx_send_msg(conn, len, n);
 	smbdx_stat_add(conn, SMBDX_STAT_TX_BYTES, len);
 	if (flags & SMBDX_SEND_INVALIDATE)
