@@ -682,6 +682,7 @@ int smbdx_conn_cm_event(struct smbdx_conn *conn, struct rdma_cm_id *id,
 {
 	pr_debug("connection %u: %s (%d)\n", conn->num,
 		 rdma_event_msg(event->event), event->status);
+	trace_smbdx_cm_event(conn, id, event);
 	/* Lost CM messages: the timers and the peer must cope. */
 	if (event->event != RDMA_CM_EVENT_DEVICE_REMOVAL &&
 	    smbdx_fault(SMBDX_FAULT_CM_EVENT))

@@ -43,6 +43,7 @@
 #include <linux/uio.h>
 
 #include "smbd.h"
+#include "trace.h"
 
 static void smbdx_msg_release(struct smbdx_msg *msg)
 {
@@ -164,6 +165,8 @@ void smbdx_msg_ready(struct smbdx_conn *conn, struct smbdx_msg *msg)
 	list_add_tail(&msg->list, &conn->ready);
 	conn->ready_msgs++;
 	smbdx_stat_inc(conn, SMBDX_STAT_RX_MSGS);
+	msg->seq = atomic64_read(&conn->stats.v[SMBDX_STAT_RX_MSGS]);
+	trace_smbdx_msg_ready(conn, msg);
 	wake_up_all(&conn->recv_wq);
 	if (conn->handed_over && conn->ops && conn->ops->recv)
 		smbdx_conn_queue_work(conn, &conn->upcall_work);
@@ -225,6 +228,7 @@ static void smbdx_conn_deliver(struct smbdx_conn *conn)
 		conn->ready_msgs--;
 		smbdx_conn_get(conn);
 		msg->conn = conn;
+		trace_smbdx_msg_deliver(conn, msg);
 		spin_unlock_bh(&conn->lock);
 		ops->recv(conn, msg);
 		spin_lock_bh(&conn->lock);
@@ -340,6 +344,7 @@ void smbdx_msg_free(struct smbdx_msg *msg)
 	struct smbdx_conn *conn = msg->conn;
 	u32 cost = msg->cost;
 
+	trace_smbdx_msg_free(conn, msg);
 	smbdx_msg_release(msg);
 	if (!conn)
 		return;
@@ -377,6 +382,7 @@ static int smbdx_take_msg(struct smbdx_conn *conn, struct smbdx_msg **msgp)
 		conn->ready_msgs--;
 		smbdx_conn_get(conn);
 		msg->conn = conn;
+		trace_smbdx_msg_deliver(conn, msg);
 		*msgp = msg;
 		rc = 0;
 	}

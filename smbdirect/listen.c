@@ -33,6 +33,7 @@
 #include <linux/slab.h>
 
 #include "smbd.h"
+#include "trace.h"
 
 static atomic_t smbdx_listener_nums = ATOMIC_INIT(0);
 
@@ -94,6 +95,7 @@ static int smbdx_listener_connect_request(struct smbdx_listener *lis,
 	conn = smbdx_conn_alloc(SMBDX_ROLE_PASSIVE, &lis->cfg);
 	if (!conn)
 		return -ENOMEM;
+	trace_smbdx_cm_event(conn, id, event);
 	conn->listener = lis;
 	conn->ops = lis->ops->conn_ops;
 	conn->id = id;

@@ -275,6 +275,7 @@ static int smbdx_mr_materialize(struct smbdx_conn *conn, struct smbdx_reg *reg)
 		}
 		mr->mr = ibmr;
 		smbdx_stat_inc(conn, SMBDX_STAT_MR_ALLOCATED);
+		trace_smbdx_mr_alloc(conn, mr);
 	}
 	return 0;
 }
@@ -411,7 +412,7 @@ void smbdx_mr_remote_invalidated(struct smbdx_conn *conn, u32 rkey)
 			    mr->rkey == rkey) {
 				mr->state = SMBDX_MR_REMOTE_INV;
 				smbdx_stat_inc(conn, SMBDX_STAT_MR_REMOTE_INV);
-				trace_smbdx_mr(conn, rkey, SMBDX_MR_EV_REMOTE_INV, 0);
+				trace_smbdx_mr_remote_inv(conn, mr);
 				return;
 			}
 		}
@@ -445,8 +446,10 @@ static void smbdx_mr_complete(struct smbdx_mr *mr, struct ib_wc *in,
 			reg->wr_status = wc->status;
 	}
 	spin_unlock_bh(&conn->lock);
-	trace_smbdx_mr(conn, mr->rkey, wc->status ? SMBDX_MR_EV_WR_FAILED :
-		       SMBDX_MR_EV_WR_DONE, wc->status);
+	if (registering)
+		trace_smbdx_reg_mr_done(conn, mr, wc);
+	else
+		trace_smbdx_local_inv_done(conn, mr, wc);
 	/* The waiter may free @reg as soon as this is done. */
 	if (mr->last && reg)
 		complete(registering ? &reg->reg_done : &reg->done);
@@ -504,6 +507,7 @@ static void smbdx_mr_put(struct smbdx_conn *conn, struct smbdx_mr *mr)
 		return;
 	if (state == SMBDX_MR_BROKEN) {
 		/* Its key may still be valid: a fresh one comes when needed. */
+		trace_smbdx_mr_recycle(conn, mr);
 		smbdx_mr_dealloc(mr);
 		smbdx_stat_inc(conn, SMBDX_STAT_MR_RECYCLED);
 	}
@@ -629,7 +633,7 @@ static int smbdx_reg_post(struct smbdx_conn *conn, struct smbdx_reg *reg,
 		d.token = ibmr->rkey;
 		d.length = ibmr->length;
 		smbdx_bd_v1_encode(&d, &reg->descs[i]);
-		trace_smbdx_mr(conn, mr->rkey, SMBDX_MR_EV_REGISTER, 0);
+		trace_smbdx_post_reg_mr(conn, mr);
 	}
 	/* Everything must be mapped by these MRs. */
 	if (left > 0 || off)
@@ -917,7 +921,7 @@ static int smbdx_reg_invalidate(struct smbdx_conn *conn, struct smbdx_reg *reg)
 		prev = &wrs[ninv];
 		last = mr;
 		ninv++;
-		trace_smbdx_mr(conn, mr->rkey, SMBDX_MR_EV_LOCAL_INV, 0);
+		trace_smbdx_post_local_inv(conn, mr);
 	}
 	spin_unlock_bh(&conn->lock);
 	if (!ninv)

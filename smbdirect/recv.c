@@ -379,6 +379,7 @@ static void smbdx_recv_data(struct smbdx_conn *conn, struct smbdx_recv_io *rio,
 				  SMBDX_ERR_REASM_MISMATCH);
 		return;
 	}
+	trace_smbdx_reasm(conn, rio->cid, &place);
 	if (place.state != SMBDX_REASM_COMPLETE)
 		return;
 

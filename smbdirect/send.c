@@ -161,7 +161,7 @@ int smbdx_post_send_io(struct smbdx_conn *conn, struct smbdx_send_io *io,
 	conn->sends_posted++;
 	conn->sends_unsignaled = signal ? 0 : conn->sends_unsignaled + 1;
 	list_add_tail(&io->list, &conn->sends_inflight);
-	trace_smbdx_post_send(conn, io->cid, io->len);
+	trace_smbdx_post_send(conn, io, signal);
 	return 0;
 }
 
@@ -302,6 +302,7 @@ void __smbdx_send_pump(struct smbdx_conn *conn, struct smbdx_send_io **spare)
 	while (conn->state == SMBDX_CS_ESTABLISHED) {
 		if (conn->sends_posted >= conn->sq_depth) {
 			smbdx_stat_inc(conn, SMBDX_STAT_SEND_SQ_FULL);
+			trace_smbdx_send_sq_full(conn);
 			break;
 		}
 		act = smbdx_credits_peek_send(&conn->cr);
@@ -311,6 +312,7 @@ void __smbdx_send_pump(struct smbdx_conn *conn, struct smbdx_send_io **spare)
 			if (conn->send_queue_len && !conn->send_blocked) {
 				conn->send_blocked = true;
 				smbdx_stat_inc(conn, SMBDX_STAT_SEND_BLOCKED);
+				trace_smbdx_send_no_credits(conn);
 			}
 			break;
 		}
@@ -565,9 +567,14 @@ static int __smbdx_sendv(struct smbdx_conn *conn, struct iov_iter *iters,
 		rc = -ENOBUFS;
 		goto out_free;
 	}
+	/* Its number, the tx_messages count once it is queued (trace.h) */
+	if (trace_smbdx_post_send_enabled())
+		list_for_each_entry(io, &frags, list)
+			io->msg = atomic64_read(&conn->stats.v[SMBDX_STAT_TX_MSGS]) + 1;
 	list_splice_tail_init(&frags, &conn->send_queue);
 	conn->send_queue_len += n;
 	smbdx_stat_inc(conn, SMBDX_STAT_TX_MSGS);
+	trace_smbdx_send_msg(conn, len, n);
 	smbdx_stat_add(conn, SMBDX_STAT_TX_BYTES, len);
 	if (flags & SMBDX_SEND_INVALIDATE)
 		smbdx_stat_inc(conn, SMBDX_STAT_TX_INVALIDATE);

@@ -158,15 +158,6 @@ enum {
 	SMBDX_CMF_COMM_EST,	/* passive: data arrived before ESTABLISHED */
 };
 
-/* What happened to an MR (tracepoint smbdx_mr) */
-enum smbdx_mr_event {
-	SMBDX_MR_EV_REGISTER,
-	SMBDX_MR_EV_WR_DONE,
-	SMBDX_MR_EV_WR_FAILED,
-	SMBDX_MR_EV_LOCAL_INV,
-	SMBDX_MR_EV_REMOTE_INV,
-};
-
 struct smbdx_conn;
 
 /**
@@ -223,6 +214,8 @@ struct smbdx_mr {
  * @dma: DMA address of @buf while posted
  * @len: bytes to send
  * @cid: completion id (tracepoints)
+ * @msg: number of the upper-layer message it is a fragment of, set only
+ *	while tracing (tracepoint smbdx_post_send); 0 otherwise
  * @inv_token: rkey to invalidate at the peer, if @inv
  * @inv: send with invalidate
  * @fail_verdict: terminate the connection with this cause when the send
@@ -239,6 +232,7 @@ struct smbdx_send_io {
 	u64 dma;
 	u32 len;
 	u32 cid;
+	u32 msg;
 	u32 inv_token;
 	bool inv;
 	int fail_verdict;
@@ -288,12 +282,15 @@ struct smbdx_recv_io {
  *	pages), what it counts for in the connection's held_bytes
  * @inv: the peer invalidated @inv_token while sending it (3.1.5.8)
  * @inv_token: the invalidated token
+ * @seq: its number among the connection's received messages, from 1
+ *	(set when it is complete; tracepoints)
  * @bv: the pages holding the message
  */
 struct smbdx_msg {
 	struct list_head list;
 	struct smbdx_conn *conn;
 	u32 len;
+	u32 seq;
 	u32 nvec;
 	u32 cost;
 	bool inv;

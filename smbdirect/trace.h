@@ -1,23 +1,39 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * smbdirect tracepoints (events/smbdirect/ in tracefs): connection state
- * changes and errors, every posted and completed Send and Receive, credit
- * grants in both directions, MR registration and invalidation, and RDMA
- * read/write chunks.
+ * smbdirect tracepoints (events/smbdirect/ in tracefs). Recording them
+ * together with the RDMA core's (trace-cmd record -e smbdirect -e
+ * rdma_core) shows where an I/O waited: the connection's CM events and
+ * states, each message's life on both sides (queued, each fragment's Send
+ * posted with its credits, the Send completed; the Receive completed, the
+ * fragment placed in its message, the message ready, delivered to the
+ * upper layer and freed by it), the sender stalling on credits or a full
+ * send queue, every work request (Send, Receive, REG_MR, LOCAL_INV, RDMA
+ * read/write chunk) posted and completed, and each MR's registration,
+ * invalidations and recycling. Documentation/admin-guide.rst lists them.
  *
- * Work requests and their completions carry "cq.id=N cid=N": the RDMA
- * core's id of the connection's completion queue (the cq.id of its own
- * cq_poll, cq_process and cq_reschedule events in events/rdma_core/) and a
- * per-connection completion id, the way net/sunrpc/xprtrdma names them, so
- * one trace follows a message from its post through the RDMA core's
- * polling to its completion. Posts also name the QP (qpn). States,
- * work-completion status and MR events print symbolically, the cause of an
- * error by its name (the verdicts' and the transport's lists); each event
- * also keeps "conn=N", the number of the connection's debugfs directory.
+ * Identities: every event carries "conn=N", the number of the connection's
+ * debugfs directory. Work requests and their completions carry "cq.id=N"
+ * (the RDMA core's restrack id of the connection's completion queue, the
+ * cq.id of its cq_poll, cq_process and cq_reschedule events) and a
+ * completion id: "cid=N", a per-connection number given to each Send,
+ * Receive and RDMA chunk as it is posted, or for REG_MR and LOCAL_INV
+ * "mr.id=N", the MR's restrack id (the mr.id of the RDMA core's mr_alloc
+ * and mr_dereg events). Messages carry "msg=N": the sender numbers the
+ * upper-layer messages it queues 1, 2, ... (its tx_messages counter), the
+ * receiver the messages it reassembles (its rx_messages counter); on a
+ * reliable connection both count the same messages in the same order, so
+ * message N of one side's sends is message N of the peer's receives. The
+ * two ends of a connection are paired by the addresses of their CM events.
  *
- * Tracepoints may fire from any context, including softirq completion
- * handlers; they copy scalar fields of the connection that are set before
- * it is visible (num, cq_id, qpn) and their arguments.
+ * Concurrency: tracepoints fire from any context, including softirq
+ * completion handlers. They copy their arguments and fields of the
+ * connection that are set before it is visible (num, cq_id, qpn); the
+ * fields under conn->lock (message counters, credits, queue lengths,
+ * held_bytes) are read with it held, except by smbdx_msg_free (called
+ * without it), whose ready_msgs and held_bytes are only a snapshot. Nothing
+ * is computed for them unless they are enabled; the only work done for
+ * them while disabled is storing a message's number when it is complete
+ * (deliver.c).
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM smbdirect
@@ -27,9 +43,12 @@
 
 #include <linux/tracepoint.h>
 #include <rdma/ib_cm.h>
+#include <rdma/rdma_cm.h>
 #include <trace/misc/rdma.h>
+#include <smbdirect/pdu.h>
 
 #include "smbd.h"
+#include "frag.h"
 
 /* Make the enum values known to user-space trace tools. */
 TRACE_DEFINE_ENUM(SMBDX_CS_CREATED);
@@ -41,11 +60,6 @@ TRACE_DEFINE_ENUM(SMBDX_CS_ESTABLISHED);
 TRACE_DEFINE_ENUM(SMBDX_CS_DISCONNECTING);
 TRACE_DEFINE_ENUM(SMBDX_CS_DISCONNECTED);
 TRACE_DEFINE_ENUM(SMBDX_CS_DESTROYED);
-TRACE_DEFINE_ENUM(SMBDX_MR_EV_REGISTER);
-TRACE_DEFINE_ENUM(SMBDX_MR_EV_WR_DONE);
-TRACE_DEFINE_ENUM(SMBDX_MR_EV_WR_FAILED);
-TRACE_DEFINE_ENUM(SMBDX_MR_EV_LOCAL_INV);
-TRACE_DEFINE_ENUM(SMBDX_MR_EV_REMOTE_INV);
 
 /* connection.c checks that this covers every state */
 #define smbdx_show_state(s)						\
@@ -58,12 +72,36 @@ TRACE_DEFINE_ENUM(SMBDX_MR_EV_REMOTE_INV);
 			 { SMBDX_CS_DISCONNECTING, "DISCONNECTING" },	\
 			 { SMBDX_CS_DISCONNECTED, "DISCONNECTED" },	\
 			 { SMBDX_CS_DESTROYED, "DESTROYED" })
-#define smbdx_show_mr_event(e)						\
-	__print_symbolic(e, { SMBDX_MR_EV_REGISTER, "register" },	\
-			 { SMBDX_MR_EV_WR_DONE, "wr_done" },		\
-			 { SMBDX_MR_EV_WR_FAILED, "wr_failed" },	\
-			 { SMBDX_MR_EV_LOCAL_INV, "local_inv" },	\
-			 { SMBDX_MR_EV_REMOTE_INV, "remote_inv" })
+
+/* The message a fragment being received belongs to (see the top). */
+#define smbdx_trace_rx_msg(conn)					\
+	((u32)atomic64_read(&(conn)->stats.v[SMBDX_STAT_RX_MSGS]) + 1)
+
+/*
+ * Connection: CM events, states, errors
+ */
+
+TRACE_EVENT(smbdx_cm_event,
+	    TP_PROTO(const struct smbdx_conn *conn,
+		     const struct rdma_cm_id *id,
+		     const struct rdma_cm_event *event),
+	    TP_ARGS(conn, id, event),
+	    TP_STRUCT__entry(__field(u32, conn)
+			     __field(unsigned long, event)
+			     __field(int, status)
+			     __array(u8, src, sizeof(struct sockaddr_in6))
+			     __array(u8, dst, sizeof(struct sockaddr_in6))),
+	    TP_fast_assign(__entry->conn = conn->num;
+			   __entry->event = event->event;
+			   __entry->status = event->status;
+			   memcpy(__entry->src, &id->route.addr.src_addr,
+				  sizeof(struct sockaddr_in6));
+			   memcpy(__entry->dst, &id->route.addr.dst_addr,
+				  sizeof(struct sockaddr_in6));),
+	    TP_printk("conn=%u %s status=%d src=%pISpc dst=%pISpc",
+		      __entry->conn, rdma_show_cm_event(__entry->event),
+		      __entry->status, __entry->src, __entry->dst)
+);
 
 TRACE_EVENT(smbdx_state,
 	    TP_PROTO(const struct smbdx_conn *conn, int old, int new),
@@ -97,6 +135,116 @@ TRACE_EVENT(smbdx_error,
 		      __entry->qpn, __entry->err, __get_str(cause))
 );
 
+/*
+ * Sends: the message queued, each Send posted (with the header's credit
+ * fields and the send credits left), stalls, completions
+ */
+
+TRACE_EVENT(smbdx_send_msg,
+	    TP_PROTO(const struct smbdx_conn *conn, u32 len, u32 frags),
+	    TP_ARGS(conn, len, frags),
+	    TP_STRUCT__entry(__field(u32, conn)
+			     __field(u32, msg)
+			     __field(u32, len)
+			     __field(u32, frags)
+			     __field(u32, queued)),
+	    TP_fast_assign(__entry->conn = conn->num;
+			   __entry->msg = atomic64_read(&conn->stats.v[SMBDX_STAT_TX_MSGS]);
+			   __entry->len = len;
+			   __entry->frags = frags;
+			   __entry->queued = conn->send_queue_len;),
+	    TP_printk("conn=%u msg=%u len=%u frags=%u queued=%u",
+		      __entry->conn, __entry->msg, __entry->len,
+		      __entry->frags, __entry->queued)
+);
+
+/*
+ * A Send: a Data Transfer message once established (its header is read
+ * back from the buffer), a negotiate message before (kind "negotiate").
+ */
+TRACE_EVENT(smbdx_post_send,
+	    TP_PROTO(const struct smbdx_conn *conn,
+		     const struct smbdx_send_io *io, bool signaled),
+	    TP_ARGS(conn, io, signaled),
+	    TP_STRUCT__entry(__field(u32, conn)
+			     __field(u32, cq_id)
+			     __field(u32, cid)
+			     __field(u32, qpn)
+			     __field(u32, len)
+			     __field(bool, data)
+			     __field(bool, signaled)
+			     __field(bool, inv)
+			     __field(u32, msg)
+			     __field(u32, data_len)
+			     __field(u32, remaining)
+			     __field(u16, flags)
+			     __field(u16, credits_req)
+			     __field(u16, credits_granted)
+			     __field(u16, send_credits)),
+	    TP_fast_assign(const struct smbdx_data_transfer *hdr =
+				(const void *)io->buf;
+			   __entry->conn = conn->num;
+			   __entry->cq_id = conn->cq_id;
+			   __entry->cid = io->cid;
+			   __entry->qpn = conn->qpn;
+			   __entry->len = io->len;
+			   __entry->data = conn->state == SMBDX_CS_ESTABLISHED;
+			   __entry->signaled = signaled;
+			   __entry->inv = io->inv;
+			   __entry->msg = io->msg;
+			   __entry->data_len = __entry->data ?
+				le32_to_cpu(hdr->data_length) : 0;
+			   __entry->remaining = __entry->data ?
+				le32_to_cpu(hdr->remaining_data_length) : 0;
+			   __entry->flags = __entry->data ?
+				le16_to_cpu(hdr->flags) : 0;
+			   __entry->credits_req = __entry->data ?
+				le16_to_cpu(hdr->credits_requested) : 0;
+			   __entry->credits_granted = __entry->data ?
+				le16_to_cpu(hdr->credits_granted) : 0;
+			   __entry->send_credits = conn->cr.send_credits;),
+	    TP_printk("conn=%u cq.id=%u cid=%u qpn=%u len=%u %s msg=%u data_len=%u remaining=%u credits_requested=%u credits_granted=%u send_credits=%u%s%s%s",
+		      __entry->conn, __entry->cq_id, __entry->cid,
+		      __entry->qpn, __entry->len,
+		      __entry->data ? "data" : "negotiate", __entry->msg,
+		      __entry->data_len, __entry->remaining,
+		      __entry->credits_req, __entry->credits_granted,
+		      __entry->send_credits,
+		      __entry->flags & SMBDX_FLAG_RESPONSE_REQUESTED ?
+		      " response_requested" : "",
+		      __entry->inv ? " invalidate" : "",
+		      __entry->signaled ? " signaled" : "")
+);
+
+/* The send loop stopped with fragments queued. */
+DECLARE_EVENT_CLASS(smbdx_send_stall_class,
+		    TP_PROTO(const struct smbdx_conn *conn),
+		    TP_ARGS(conn),
+		    TP_STRUCT__entry(__field(u32, conn)
+				     __field(u32, queued)
+				     __field(u32, posted)
+				     __field(u32, send_credits)),
+		    TP_fast_assign(__entry->conn = conn->num;
+				   __entry->queued = conn->send_queue_len;
+				   __entry->posted = conn->sends_posted;
+				   __entry->send_credits = conn->cr.send_credits;),
+		    TP_printk("conn=%u queued=%u sends_posted=%u send_credits=%u",
+			      __entry->conn, __entry->queued, __entry->posted,
+			      __entry->send_credits)
+);
+
+#define DEFINE_SMBDX_SEND_STALL_EVENT(name)				\
+	DEFINE_EVENT(smbdx_send_stall_class, name,			\
+		     TP_PROTO(const struct smbdx_conn *conn),		\
+		     TP_ARGS(conn))
+
+DEFINE_SMBDX_SEND_STALL_EVENT(smbdx_send_no_credits);
+DEFINE_SMBDX_SEND_STALL_EVENT(smbdx_send_sq_full);
+
+/*
+ * Work requests posted with a per-connection completion id
+ */
+
 DECLARE_EVENT_CLASS(smbdx_post_class,
 		    TP_PROTO(const struct smbdx_conn *conn, u32 cid, u32 len),
 		    TP_ARGS(conn, cid, len),
@@ -115,13 +263,13 @@ DECLARE_EVENT_CLASS(smbdx_post_class,
 			      __entry->qpn, __entry->len)
 );
 
-DEFINE_EVENT(smbdx_post_class, smbdx_post_send,
-	     TP_PROTO(const struct smbdx_conn *conn, u32 cid, u32 len),
-	     TP_ARGS(conn, cid, len));
-
 DEFINE_EVENT(smbdx_post_class, smbdx_post_recv,
 	     TP_PROTO(const struct smbdx_conn *conn, u32 cid, u32 len),
 	     TP_ARGS(conn, cid, len));
+
+/*
+ * Completions of Sends and Receives
+ */
 
 DECLARE_EVENT_CLASS(smbdx_completion_class,
 		    TP_PROTO(const struct smbdx_conn *conn, u32 cid,
@@ -147,15 +295,19 @@ DECLARE_EVENT_CLASS(smbdx_completion_class,
 			      __entry->byte_len)
 );
 
-DEFINE_EVENT(smbdx_completion_class, smbdx_send_done,
-	     TP_PROTO(const struct smbdx_conn *conn, u32 cid,
-		      const struct ib_wc *wc),
-	     TP_ARGS(conn, cid, wc));
+#define DEFINE_SMBDX_COMPLETION_EVENT(name)				\
+	DEFINE_EVENT(smbdx_completion_class, name,			\
+		     TP_PROTO(const struct smbdx_conn *conn, u32 cid,	\
+			      const struct ib_wc *wc),			\
+		     TP_ARGS(conn, cid, wc))
 
-DEFINE_EVENT(smbdx_completion_class, smbdx_recv_done,
-	     TP_PROTO(const struct smbdx_conn *conn, u32 cid,
-		      const struct ib_wc *wc),
-	     TP_ARGS(conn, cid, wc));
+DEFINE_SMBDX_COMPLETION_EVENT(smbdx_send_done);
+DEFINE_SMBDX_COMPLETION_EVENT(smbdx_recv_done);
+
+/*
+ * Receives: credits, each data fragment placed in its message, the
+ * message ready, handed to the upper layer, freed by it
+ */
 
 TRACE_EVENT(smbdx_credits,
 	    TP_PROTO(const struct smbdx_conn *conn, bool tx, u32 granted,
@@ -179,25 +331,142 @@ TRACE_EVENT(smbdx_credits,
 		      __entry->recv_granted)
 );
 
-TRACE_EVENT(smbdx_mr,
-	    TP_PROTO(const struct smbdx_conn *conn, u32 rkey, int event,
-		     int status),
-	    TP_ARGS(conn, rkey, event, status),
+/* @cid: the Receive that carried the fragment */
+TRACE_EVENT(smbdx_reasm,
+	    TP_PROTO(const struct smbdx_conn *conn, u32 cid,
+		     const struct smbdx_reasm_place *place),
+	    TP_ARGS(conn, cid, place),
 	    TP_STRUCT__entry(__field(u32, conn)
-			     __field(u32, cq_id)
-			     __field(u32, rkey)
-			     __field(int, event)
-			     __field(unsigned long, status)),
+			     __field(u32, cid)
+			     __field(u32, msg)
+			     __field(u32, offset)
+			     __field(u32, length)
+			     __field(u32, total)
+			     __field(bool, complete)),
 	    TP_fast_assign(__entry->conn = conn->num;
-			   __entry->cq_id = conn->cq_id;
-			   __entry->rkey = rkey;
-			   __entry->event = event;
-			   __entry->status = status;),
-	    TP_printk("conn=%u cq.id=%u rkey=0x%08x %s status=%s",
-		      __entry->conn, __entry->cq_id, __entry->rkey,
-		      smbdx_show_mr_event(__entry->event),
-		      rdma_show_wc_status(__entry->status))
+			   __entry->cid = cid;
+			   __entry->msg = smbdx_trace_rx_msg(conn);
+			   __entry->offset = place->offset;
+			   __entry->length = place->length;
+			   __entry->total = place->total;
+			   __entry->complete =
+				place->state == SMBDX_REASM_COMPLETE;),
+	    TP_printk("conn=%u cid=%u msg=%u offset=%u length=%u total=%u%s",
+		      __entry->conn, __entry->cid, __entry->msg,
+		      __entry->offset, __entry->length, __entry->total,
+		      __entry->complete ? " complete" : "")
 );
+
+DECLARE_EVENT_CLASS(smbdx_msg_class,
+		    TP_PROTO(const struct smbdx_conn *conn,
+			     const struct smbdx_msg *msg),
+		    TP_ARGS(conn, msg),
+		    TP_STRUCT__entry(__field(u32, conn)
+				     __field(u32, msg)
+				     __field(u32, len)
+				     __field(u32, ready)
+				     __field(u64, held)),
+		    TP_fast_assign(__entry->conn = conn->num;
+				   __entry->msg = msg->seq;
+				   __entry->len = msg->len;
+				   __entry->ready = conn->ready_msgs;
+				   __entry->held = conn->held_bytes;),
+		    TP_printk("conn=%u msg=%u len=%u ready_msgs=%u held_bytes=%llu",
+			      __entry->conn, __entry->msg, __entry->len,
+			      __entry->ready, __entry->held)
+);
+
+#define DEFINE_SMBDX_MSG_EVENT(name)					\
+	DEFINE_EVENT(smbdx_msg_class, name,				\
+		     TP_PROTO(const struct smbdx_conn *conn,		\
+			      const struct smbdx_msg *msg),		\
+		     TP_ARGS(conn, msg))
+
+DEFINE_SMBDX_MSG_EVENT(smbdx_msg_ready);
+DEFINE_SMBDX_MSG_EVENT(smbdx_msg_deliver);
+
+/* Only a message handed out (@conn set) counts in its connection. */
+DEFINE_EVENT_CONDITION(smbdx_msg_class, smbdx_msg_free,
+		       TP_PROTO(const struct smbdx_conn *conn,
+				const struct smbdx_msg *msg),
+		       TP_ARGS(conn, msg),
+		       TP_CONDITION(conn));
+
+/*
+ * Memory registration: REG_MR and LOCAL_INV posted and completed (the
+ * completion id is the MR's restrack id), remote invalidation, recycling
+ */
+
+DECLARE_EVENT_CLASS(smbdx_mr_class,
+		    TP_PROTO(const struct smbdx_conn *conn,
+			     const struct smbdx_mr *mr),
+		    TP_ARGS(conn, mr),
+		    TP_STRUCT__entry(__field(u32, conn)
+				     __field(u32, cq_id)
+				     __field(u32, mr_id)
+				     __field(u32, rkey)
+				     __field(u32, len)),
+		    TP_fast_assign(__entry->conn = conn->num;
+				   __entry->cq_id = conn->cq_id;
+				   __entry->mr_id = mr->mr ? mr->mr->res.id : 0;
+				   __entry->rkey = mr->rkey;
+				   __entry->len = mr->mr ? mr->mr->length : 0;),
+		    TP_printk("conn=%u cq.id=%u mr.id=%u rkey=0x%08x len=%u",
+			      __entry->conn, __entry->cq_id, __entry->mr_id,
+			      __entry->rkey, __entry->len)
+);
+
+#define DEFINE_SMBDX_MR_EVENT(name)					\
+	DEFINE_EVENT(smbdx_mr_class, name,				\
+		     TP_PROTO(const struct smbdx_conn *conn,		\
+			      const struct smbdx_mr *mr),		\
+		     TP_ARGS(conn, mr))
+
+DEFINE_SMBDX_MR_EVENT(smbdx_mr_alloc);
+DEFINE_SMBDX_MR_EVENT(smbdx_post_reg_mr);
+DEFINE_SMBDX_MR_EVENT(smbdx_post_local_inv);
+DEFINE_SMBDX_MR_EVENT(smbdx_mr_remote_inv);
+DEFINE_SMBDX_MR_EVENT(smbdx_mr_recycle);
+
+DECLARE_EVENT_CLASS(smbdx_mr_completion_class,
+		    TP_PROTO(const struct smbdx_conn *conn,
+			     const struct smbdx_mr *mr,
+			     const struct ib_wc *wc),
+		    TP_ARGS(conn, mr, wc),
+		    TP_STRUCT__entry(__field(u32, conn)
+				     __field(u32, cq_id)
+				     __field(u32, mr_id)
+				     __field(u32, rkey)
+				     __field(unsigned long, status)
+				     __field(u32, vendor_err)),
+		    TP_fast_assign(__entry->conn = conn->num;
+				   __entry->cq_id = conn->cq_id;
+				   __entry->mr_id = mr->mr ? mr->mr->res.id : 0;
+				   __entry->rkey = mr->rkey;
+				   __entry->status = wc->status;
+				   __entry->vendor_err = wc->status ?
+							 wc->vendor_err : 0;),
+		    TP_printk("conn=%u cq.id=%u mr.id=%u rkey=0x%08x status=%s (%lu/0x%x)",
+			      __entry->conn, __entry->cq_id, __entry->mr_id,
+			      __entry->rkey,
+			      rdma_show_wc_status(__entry->status),
+			      __entry->status, __entry->vendor_err)
+);
+
+#define DEFINE_SMBDX_MR_COMPLETION_EVENT(name)				\
+	DEFINE_EVENT(smbdx_mr_completion_class, name,			\
+		     TP_PROTO(const struct smbdx_conn *conn,		\
+			      const struct smbdx_mr *mr,		\
+			      const struct ib_wc *wc),			\
+		     TP_ARGS(conn, mr, wc))
+
+DEFINE_SMBDX_MR_COMPLETION_EVENT(smbdx_reg_mr_done);
+DEFINE_SMBDX_MR_COMPLETION_EVENT(smbdx_local_inv_done);
+
+/*
+ * RDMA read/write chunks (rw.c): one chain of work requests each, the
+ * last signaled
+ */
 
 TRACE_EVENT(smbdx_rw_post,
 	    TP_PROTO(const struct smbdx_conn *conn, u32 cid, bool read, u32 len,

@@ -5,7 +5,11 @@
 # usable, their interfaces listed, others not RDMA capable), connections
 # and stats (every counter of the debugfs files appears with the same
 # value in --json, the human view names the connection's role, state,
-# device and counts), and check (a listener of smbd_test on rxe and on siw
+# device and counts), tracing (the smbdirect tracepoints follow one
+# message of c1 from its Sends' posts on one side to its delivery on the
+# other and back: same connection ids, same message number, the receive
+# completions polled from the receiver's CQ by the RDMA core, the
+# fragments reassembled in order), and check (a listener of smbd_test on rxe and on siw
 # answers, negotiated sizes reported; a port without a listener fails at
 # CONNECTING as rejected; an address no RDMA device reaches fails before
 # connecting; the failures are counted in stats; a generic netlink family
@@ -79,14 +83,103 @@ grep -q "^$SIW_NETDEV rdma_capable=1 device=$SIW_DEV port=1 " "$D/netdevs" ||
 grep -q "^$RXE_PEER rdma_capable=0$" "$D/netdevs" || fail "netdevs: $RXE_PEER"
 grep -q "^lo rdma_capable=0$" "$D/netdevs" || fail "netdevs: lo"
 
-# connections: a named client of an echo listener, with some traffic
+# trace_follow FROM TO MSG: in $T/trace, message MSG sent on connection
+# FROM is followed to its delivery on connection TO: FROM posts its
+# fragments as Sends (smbdx_post_send ... msg=MSG), TO's Receives complete
+# (smbdx_recv_done, after an rdma_core cq_poll of TO's CQ that returned
+# them), each is placed at the next offset of TO's message MSG
+# (smbdx_reasm, the last one "complete"), which is then ready
+# (smbdx_msg_ready) and delivered (smbdx_msg_deliver), in this order, with
+# as many fragments and bytes on both sides.
+trace_follow() {
+	awk -v s="$1" -v r="$2" -v m="$3" '
+	function kv(k,	i) {
+		for (i = 1; i <= NF; i++)
+			if (index($i, k "=") == 1)
+				return substr($i, length(k) + 2)
+		return ""
+	}
+	function bad(why) { if (!err) err = why }
+	{
+		ev = ""
+		for (i = 1; i <= NF; i++)
+			if ($i ~ /^(smbdx_[a-z_]+|cq_poll):$/) {
+				ev = substr($i, 1, length($i) - 1)
+				break
+			}
+	}
+	ev == "cq_poll" && $NF + 0 > 0 { poll[kv("cq.id")] = NR }
+	ev == "smbdx_post_send" && kv("conn") == s && kv("msg") == m && / data / {
+		if (!post) post = NR
+		nsend++
+		sent += kv("data_len")
+	}
+	ev == "smbdx_recv_done" && kv("conn") == r && kv("status") == "SUCCESS" {
+		rdone[kv("cid")] = NR
+		rpoll[kv("cid")] = poll[kv("cq.id")]
+	}
+	ev == "smbdx_reasm" && kv("conn") == r && kv("msg") == m {
+		c = kv("cid")
+		if (!(c in rdone)) bad("fragment of cid " c " placed without its receive completion")
+		else if (rdone[c] < post) bad("receive of cid " c " completed before the first post")
+		else if (!rpoll[c] || rpoll[c] < post) bad("no cq_poll of the receiver CQ before cid " c)
+		if (kv("offset") != got + 0) bad("fragment at " kv("offset") ", expected " got + 0)
+		got += kv("length")
+		nrecv++
+		total = kv("total")
+		if ($NF == "complete") complete = NR
+	}
+	ev == "smbdx_msg_ready" && kv("conn") == r && kv("msg") == m { ready = NR; len = kv("len") }
+	ev == "smbdx_msg_deliver" && kv("conn") == r && kv("msg") == m { deliver = NR }
+	END {
+		if (!post) bad("no Send posted for it")
+		else if (!nrecv) bad("no fragment reassembled")
+		else if (nrecv != nsend || got != sent || total != sent)
+			bad(nsend " fragments of " sent " bytes sent, " nrecv " of " got " (total " total ") received")
+		else if (!complete) bad("reassembly never complete")
+		else if (!ready || ready < complete) bad("not ready after its reassembly")
+		else if (len != sent) bad("ready with " len " bytes, " sent " sent")
+		else if (!deliver || deliver < ready) bad("not delivered after ready")
+		if (err) { print "message " m " of conn " s " to conn " r ": " err; exit 1 }
+		print nsend " fragments, " sent " bytes"
+	}' "$T/trace"
+}
+
+# connections: a named client of an echo listener, with some traffic,
+# traced
+TR=/sys/kernel/tracing
+[ -d $TR/events ] || mount -t tracefs nodev $TR || fail "no tracefs"
 modprobe smbd_test || fail "modprobe smbd_test"
 cmd listen echo "$RXE_ADDR"
 cmd listen echo "$SIW_ADDR"
+ts=$(cut -d' ' -f1 /proc/uptime)
+echo 0 >$TR/tracing_on
+echo >$TR/trace
+for e in smbdirect/smbdx_cm_event smbdirect/smbdx_post_send \
+	smbdirect/smbdx_recv_done smbdirect/smbdx_reasm \
+	smbdirect/smbdx_msg_ready smbdirect/smbdx_msg_deliver rdma_core/cq_poll; do
+	echo 1 >$TR/events/$e/enable || fail "no trace event $e"
+done
+echo 1 >$TR/tracing_on
 cmd open c1 "$RXE_ADDR"
 id=$(sed -n 's/^connected: conn=\([0-9]*\).*/\1/p' "$R")
 [ -n "$id" ] || fail "no connection number"
 cmd send c1 count=7 size=3000 verify=1
+echo 0 >$TR/tracing_on
+for e in smbdirect rdma_core; do
+	echo 0 >$TR/events/$e/enable
+done
+grep -v '^#' $TR/trace >"$T/trace"
+echo >$TR/trace
+echo 1 >$TR/tracing_on
+# the two ends of c1, paired by their addresses
+ends=$(sed -n "s/.* smbdx_cm_event: conn=$id ESTABLISHED status=0 src=\([^ ]*\) dst=\([^ ]*\)\$/\1 \2/p" "$T/trace")
+[ -n "$ends" ] || fail "trace: no ESTABLISHED event of connection $id"
+sid=$(sed -n "s/.* smbdx_cm_event: conn=\([0-9]*\) ESTABLISHED status=0 src=${ends#* } dst=${ends% *}\$/\1/p" "$T/trace")
+[ -n "$sid" ] || fail "trace: no ESTABLISHED event of the server side of $ends"
+f1=$(trace_follow "$id" "$sid" 1) || fail "trace: $f1"
+f7=$(trace_follow "$sid" "$id" 7) || fail "trace: $f7"
+say "traced: message 1 of conn $id followed to conn $sid ($f1), the echo of message 7 back ($f7): $(awk -v a="$ts" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { print b - a }') s with the connection and the send"
 smbdctl connections "$id" >"$T/conn" || fail "smbdctl connections $id"
 grep -q "^connection $id: active ESTABLISHED on $RXE_DEV (RoCE), $RXE_ADDR:[0-9]* -> $RXE_ADDR:445$" \
 	"$T/conn" || fail "connection line"
