@@ -58,6 +58,11 @@ static uint max_held = SQOS_DEFAULT_MAX_HELD;
 module_param(max_held, uint, 0444);
 MODULE_PARM_DESC(max_held, "Delayed I/Os all flows may have at once; more go undelayed (default 1024; configfs sqos/max_held changes it later)");
 
+/*
+ * sqos_global - the module's own Storage QoS server, which configfs, debugfs
+ * and the table's entry points act on. Set once in sqos_init(), before
+ * anything can reach it; exported for the KUnit suites only.
+ */
 struct sqos_server *sqos_global;
 EXPORT_SYMBOL_IF_KUNIT(sqos_global);
 

@@ -8,7 +8,8 @@
 #   2. every module that uses a symbol of the SMBDX or SQOS namespace says
 #      so in its modinfo (import_ns);
 #   3. the kernel-doc of the public headers and of every exported function
-#      is complete (the kernel's scripts/kernel-doc -Wall says nothing);
+#      is complete (the kernel's scripts/kernel-doc -Wall says nothing),
+#      and so is that of what is exported for the KUnit suites only;
 #   4. Documentation/api.rst lists exactly the exported functions, with
 #      their kernel-doc summaries (scripts/apidoc.py --check).
 set -euo pipefail
@@ -69,6 +70,32 @@ if [ -n "$kd" ]; then
 	bad=1
 fi
 echo "check-api: kernel-doc of the public headers and exported functions: ${kd:+not }complete"
+
+# 3b. The functions and objects exported for the KUnit suites only
+# (EXPORT_SYMBOL_IF_KUNIT) are documented too. kernel-doc's -export does
+# not see that macro, and -function says nothing of a function without a
+# comment, so: each has a kernel-doc comment naming it in its file ("name()
+# - ..."; an object gets a plain comment "name - ...", as 6.12's kernel-doc
+# cannot parse one), and kernel-doc -Wall says nothing of those comments.
+nodoc=
+for f in smbdirect/*.c qos/*.c; do
+	names=$(sed -n 's/^EXPORT_SYMBOL_IF_KUNIT(\([A-Za-z0-9_]*\));/\1/p' "$f")
+	[ -n "$names" ] || continue
+	args=
+	for n in $names; do
+		grep -Eq "^ \* (struct |var )?$n(\(\))? - " "$f" ||
+			nodoc="$nodoc $f:$n"
+		args="$args -function $n"
+	done
+	# shellcheck disable=SC2086
+	w=$(perl "$src/scripts/kernel-doc" -none -Wall $args "$f" 2>&1) || :
+	[ -z "$w" ] || { echo "$w"; bad=1; }
+done
+if [ -n "$nodoc" ]; then
+	echo "check-api: exported for KUnit without a kernel-doc comment:$nodoc"
+	bad=1
+fi
+echo "check-api: kernel-doc of the functions exported for KUnit only: ${nodoc:+not }complete"
 
 # 4. api.rst against the kernel-doc.
 python3 -B "$SMBD_TOP/scripts/apidoc.py" --check || bad=1
