@@ -304,9 +304,9 @@ find_conns() {
 	[ -n "$sc" ] || fail "no server connection with peer $_l"
 }
 
-# snap: remember every counter of connections $cc and $sc (find_conns);
+# conn_snap: remember every counter of connections $cc and $sc (find_conns);
 # cdelta NAME and sdelta NAME: how much NAME of $cc or $sc grew since.
-snap() {
+conn_snap() {
 	eval "$(awk '$1 ~ /^[a-z_][a-z0-9_]*$/ { print "s_c_" $1 "=" $2 }' \
 		"$SMBD_DBG/conn/$cc/counters")"
 	eval "$(awk '$1 ~ /^[a-z_][a-z0-9_]*$/ { print "s_s_" $1 "=" $2 }' \
@@ -331,11 +331,11 @@ drop_caches() {
 	echo 3 >/proc/sys/vm/drop_caches
 }
 
-# smb_mount ADDR OPTIONS: mount //ADDR/share at $MNT with OPTIONS, trying
+# smb_mount_try ADDR OPTIONS: mount //ADDR/share at $MNT with OPTIONS, trying
 # ten times (ksmbd hangs up until ksmbd.mountd has configured it, so the
 # first attempts may fail); after the last, print mount's output and
 # return non-zero.
-smb_mount() {
+smb_mount_try() {
 	_i=1
 	while :; do
 		timeout -s KILL 180 mount.cifs "//$1/share" "$MNT" -o "$2" \

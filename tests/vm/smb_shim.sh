@@ -73,13 +73,13 @@ start_ksmbd() {
 do_mount() {
 	_o=rdma,vers=$2,username=$USER,password=$PASS${3:+,$3}
 	[ "$3" = tcp ] && _o=vers=$2,username=$USER,password=$PASS
-	smb_mount "$1" "$_o" || fail "mount //$1/share -o $_o"
+	smb_mount_try "$1" "$_o" || fail "mount //$1/share -o $_o"
 }
 
 # direct_write_size SIZE: one O_DIRECT write of SIZE bytes (one SMB2 WRITE)
 # must use RDMA exactly when SIZE >= the threshold.
 direct_write_size() {
-	snap
+	conn_snap
 	dd if="$SRC/$1" of="$MNT/dw-$1" bs="$1" count=1 oflag=direct 2>/dev/null ||
 		fail "O_DIRECT write of $1 bytes"
 	_r=$(cdelta mr_registrations)
@@ -104,7 +104,7 @@ session() {
 		fail "the mount of //$_a is not on $_dev"
 	find_conns
 	say "$_dev vers=$_v: client connection $cc, server connection $sc"
-	snap
+	conn_snap
 	_total=0
 	for _n in "$@"; do
 		roundtrip "b-$_n" "$_n" buffered
@@ -212,7 +212,7 @@ for a in "$RXE_ADDR:$RXE_DEV" "$SIW_ADDR:$SIW_DEV"; do
 	addr=${a%:*} dev=${a#*:}
 	do_mount "$addr" 3.1.1 seal
 	find_conns
-	snap
+	conn_snap
 	roundtrip "seal-b-$dev" 1048576 buffered
 	roundtrip "seal-d-$dev" 1048576 direct
 	[ "$(cdelta mr_registrations)" -eq 0 ] ||

@@ -70,7 +70,7 @@ start_ksmbd() { # start_ksmbd ours|stock
 
 # do_mount ADDR
 do_mount() {
-	smb_mount "$1" "rdma,vers=3.1.1,username=$USER,password=$PASS" ||
+	smb_mount_try "$1" "rdma,vers=3.1.1,username=$USER,password=$PASS" ||
 		fail "mount //$1/share -o rdma"
 }
 
