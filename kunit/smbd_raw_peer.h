@@ -7,7 +7,9 @@
  * One send and one receive in flight at a time, each of at most
  * TL_RAW_BUF bytes; completions are polled in softirq and wake the test
  * thread. Everything is released by a KUnit action (tl_raw_release()),
- * which a test may run early with kunit_release_action().
+ * which a test may run early with kunit_release_action(). The verbs
+ * resources are tests/modules/smbd_rawqp.h's: slot 0 receives, slot 1
+ * sends.
  *
  * Include after smbd_live_util.h (it uses timeout_ms).
  */
@@ -21,6 +23,8 @@
 
 #include <smbdirect/pdu.h>
 
+#include "smbd_rawqp.h"
+
 #define TL_RAW_BUF	4096
 
 struct tl_raw_xfer {
@@ -31,14 +35,8 @@ struct tl_raw_xfer {
 };
 
 struct tl_raw {
-	struct rdma_cm_id *id;
-	struct ib_pd *pd;
-	struct ib_cq *cq;
-	bool qp;
+	struct smbd_rawqp q;	/* slot 0 receives, slot 1 sends */
 	bool connected;
-	void *buf;		/* receive half, then send half */
-	u64 dma;
-	struct ib_device *dma_dev;
 	struct tl_raw_xfer send, recv;
 	spinlock_t lock;	/* protects seen and bad */
 	wait_queue_head_t wq;
@@ -75,9 +73,9 @@ static __maybe_unused int tl_raw_accept(struct tl_raw *lis, struct rdma_cm_id *i
 	struct tl_raw *c = lis->child;
 	int rc;
 
-	if (!c || c->id)
+	if (!c || c->q.id)
 		return -ECONNREFUSED;
-	c->id = id;
+	c->q.id = id;
 	id->context = c;
 	rc = tl_raw_setup(c);
 	if (!rc)
@@ -86,10 +84,10 @@ static __maybe_unused int tl_raw_accept(struct tl_raw *lis, struct rdma_cm_id *i
 		rc = rdma_accept(id, &cp);
 	if (rc) {
 		/* The CM destroys @id; the QP must go first. */
-		if (c->qp)
+		if (c->q.qp)
 			rdma_destroy_qp(id);
-		c->qp = false;
-		c->id = NULL;
+		c->q.qp = false;
+		c->q.id = NULL;
 		return rc;
 	}
 	c->connected = true;
@@ -126,23 +124,9 @@ static __maybe_unused void tl_raw_release(void *data)
 {
 	struct tl_raw *raw = data;
 
-	if (raw->qp) {
-		if (raw->connected) {
-			rdma_disconnect(raw->id);
-			ib_drain_qp(raw->id->qp);
-		}
-		rdma_destroy_qp(raw->id);
-	}
-	if (raw->cq)
-		ib_free_cq(raw->cq);
-	if (raw->dma_dev)
-		ib_dma_unmap_single(raw->dma_dev, raw->dma, 2 * TL_RAW_BUF,
-				    DMA_BIDIRECTIONAL);
-	if (raw->pd)
-		ib_dealloc_pd(raw->pd);
-	if (raw->id)
-		rdma_destroy_id(raw->id);
-	kfree(raw->buf);
+	if (raw->connected)
+		smbd_rawqp_drain(&raw->q, true);
+	smbd_rawqp_release(&raw->q);
 }
 
 static __maybe_unused bool tl_raw_seen(struct tl_raw *raw, int ev)
@@ -169,22 +153,9 @@ static __maybe_unused void tl_raw_autoresp(struct ib_cq *cq, struct ib_wc *wc);
 
 static __maybe_unused int __tl_raw_post_recv(struct tl_raw *raw)
 {
-	struct ib_sge sge = {
-		.addr = raw->dma,
-		.length = TL_RAW_BUF,
-		.lkey = raw->pd->local_dma_lkey,
-	};
-	struct ib_recv_wr wr = {
-		.wr_cqe = &raw->recv.cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
-	};
-
 	raw->recv.cqe.done = raw->respond ? tl_raw_autoresp : tl_raw_done;
 	init_completion(&raw->recv.done);
-	ib_dma_sync_single_for_device(raw->dma_dev, raw->dma, TL_RAW_BUF,
-				      DMA_FROM_DEVICE);
-	return ib_post_recv(raw->id->qp, &wr, NULL);
+	return smbd_rawqp_post_recv(&raw->q, 0, &raw->recv.cqe);
 }
 
 static __maybe_unused void tl_raw_post_recv(struct kunit *test, struct tl_raw *raw)
@@ -194,25 +165,10 @@ static __maybe_unused void tl_raw_post_recv(struct kunit *test, struct tl_raw *r
 
 static __maybe_unused int __tl_raw_post_send(struct tl_raw *raw, const void *data, u32 len)
 {
-	struct ib_sge sge = {
-		.addr = raw->dma + TL_RAW_BUF,
-		.length = len,
-		.lkey = raw->pd->local_dma_lkey,
-	};
-	struct ib_send_wr wr = {
-		.wr_cqe = &raw->send.cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
-		.opcode = IB_WR_SEND,
-		.send_flags = IB_SEND_SIGNALED,
-	};
-
 	raw->send.cqe.done = tl_raw_done;
 	init_completion(&raw->send.done);
-	memcpy(raw->buf + TL_RAW_BUF, data, len);
-	ib_dma_sync_single_for_device(raw->dma_dev, raw->dma + TL_RAW_BUF, len,
-				      DMA_TO_DEVICE);
-	return ib_post_send(raw->id->qp, &wr, NULL);
+	memcpy(smbd_rawqp_buf(&raw->q, 1), data, len);
+	return smbd_rawqp_post_send(&raw->q, 1, len, &raw->send.cqe);
 }
 
 /* A raw server's receive: answer the Negotiate Request at once. */
@@ -225,46 +181,31 @@ static __maybe_unused void tl_raw_autoresp(struct ib_cq *cq, struct ib_wc *wc)
 		__tl_raw_post_send(raw, &raw->resp, raw->resp_len);
 }
 
-/* PD, buffer, CQ and QP on raw->id's device; 0 or a negative errno. */
+/* Slots, CQ and QP on raw->q.id's device; 0 or a negative errno. */
 static __maybe_unused int tl_raw_setup(struct tl_raw *raw)
 {
-	struct ib_device *dev = raw->id->device;
-	struct ib_qp_init_attr qpa = {};
-	int rc;
+	static const struct smbd_rawqp_caps caps = {
+		.slot = TL_RAW_BUF,
+		.nslots = 2,
+		.cqe = 8,
+		.send_wr = 4,
+		.recv_wr = 4,
+	};
 
-	raw->pd = ib_alloc_pd(dev, 0);
-	if (IS_ERR(raw->pd)) {
-		rc = PTR_ERR(raw->pd);
-		raw->pd = NULL;
-		return rc;
-	}
-	raw->buf = kzalloc(2 * TL_RAW_BUF, GFP_KERNEL);
-	if (!raw->buf)
-		return -ENOMEM;
-	raw->dma = ib_dma_map_single(dev, raw->buf, 2 * TL_RAW_BUF,
-				     DMA_BIDIRECTIONAL);
-	if (ib_dma_mapping_error(dev, raw->dma))
-		return -ENOMEM;
-	raw->dma_dev = dev;
-	raw->cq = ib_alloc_cq(dev, raw, 8, 0, IB_POLL_SOFTIRQ);
-	if (IS_ERR(raw->cq)) {
-		rc = PTR_ERR(raw->cq);
-		raw->cq = NULL;
-		return rc;
-	}
-	qpa.send_cq = raw->cq;
-	qpa.recv_cq = raw->cq;
-	qpa.cap.max_send_wr = 4;
-	qpa.cap.max_recv_wr = 4;
-	qpa.cap.max_send_sge = 1;
-	qpa.cap.max_recv_sge = 1;
-	qpa.sq_sig_type = IB_SIGNAL_REQ_WR;
-	qpa.qp_type = IB_QPT_RC;
-	rc = rdma_create_qp(raw->id, raw->pd, &qpa);
-	if (rc)
-		return rc;
-	raw->qp = true;
-	return 0;
+	return smbd_rawqp_setup(&raw->q, &caps, raw);
+}
+
+/* A raw peer with no CM id yet, released by a KUnit action. */
+static __maybe_unused struct tl_raw *tl_raw_new(struct kunit *test)
+{
+	struct tl_raw *raw = kunit_kzalloc(test, sizeof(*raw), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, raw);
+	raw->bad = -1;
+	spin_lock_init(&raw->lock);
+	init_waitqueue_head(&raw->wq);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tl_raw_release, raw), 0);
+	return raw;
 }
 
 /* Connect to an smbdirect listener without speaking SMB Direct. */
@@ -276,33 +217,26 @@ static __maybe_unused struct tl_raw *tl_raw_connect(struct kunit *test, struct s
 		.retry_count = 6,
 		.rnr_retry_count = 6,
 	};
+	struct rdma_cm_id *id;
 	struct tl_raw *raw;
 	int rc;
 
-	raw = kunit_kzalloc(test, sizeof(*raw), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, raw);
-	raw->bad = -1;
-	spin_lock_init(&raw->lock);
-	init_waitqueue_head(&raw->wq);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tl_raw_release, raw), 0);
-
-	raw->id = rdma_create_id(&init_net, tl_raw_handler, raw, RDMA_PS_TCP,
-				 IB_QPT_RC);
-	if (IS_ERR(raw->id)) {
-		rc = PTR_ERR(raw->id);
-		raw->id = NULL;
-		KUNIT_FAIL_AND_ABORT(test, "rdma_create_id: %d", rc);
-	}
-	KUNIT_ASSERT_EQ(test, rdma_resolve_addr(raw->id, NULL, (struct sockaddr *)sin,
+	raw = tl_raw_new(test);
+	id = rdma_create_id(&init_net, tl_raw_handler, raw, RDMA_PS_TCP,
+			    IB_QPT_RC);
+	if (IS_ERR(id))
+		KUNIT_FAIL_AND_ABORT(test, "rdma_create_id: %ld", PTR_ERR(id));
+	raw->q.id = id;
+	KUNIT_ASSERT_EQ(test, rdma_resolve_addr(id, NULL, (struct sockaddr *)sin,
 						timeout_ms), 0);
 	tl_raw_wait(test, raw, RDMA_CM_EVENT_ADDR_RESOLVED);
-	KUNIT_ASSERT_EQ(test, rdma_resolve_route(raw->id, timeout_ms), 0);
+	KUNIT_ASSERT_EQ(test, rdma_resolve_route(id, timeout_ms), 0);
 	tl_raw_wait(test, raw, RDMA_CM_EVENT_ROUTE_RESOLVED);
 
 	rc = tl_raw_setup(raw);
 	KUNIT_ASSERT_EQ_MSG(test, rc, 0, "raw peer: verbs set-up");
 	tl_raw_post_recv(test, raw);
-	KUNIT_ASSERT_EQ(test, rdma_connect(raw->id, &cp), 0);
+	KUNIT_ASSERT_EQ(test, rdma_connect(id, &cp), 0);
 	tl_raw_wait(test, raw, RDMA_CM_EVENT_ESTABLISHED);
 	raw->connected = true;
 	return raw;
@@ -347,7 +281,13 @@ static __maybe_unused void tl_raw_send_last(struct kunit *test, struct tl_raw *r
 			      "raw peer: Send status %d", st);
 }
 
-/* Wait for the posted receive; return its length (its bytes in raw->buf). */
+/* The receive buffer: what tl_raw_recv() received. */
+static inline void *tl_raw_rbuf(struct tl_raw *raw)
+{
+	return smbd_rawqp_buf(&raw->q, 0);
+}
+
+/* Wait for the posted receive; return its length (its bytes at tl_raw_rbuf()). */
 static __maybe_unused u32 tl_raw_recv(struct kunit *test, struct tl_raw *raw)
 {
 	long left = wait_for_completion_timeout(&raw->recv.done,
@@ -355,8 +295,7 @@ static __maybe_unused u32 tl_raw_recv(struct kunit *test, struct tl_raw *raw)
 
 	KUNIT_ASSERT_GT_MSG(test, left, 0, "raw peer: nothing received");
 	KUNIT_ASSERT_EQ(test, raw->recv.status, IB_WC_SUCCESS);
-	ib_dma_sync_single_for_cpu(raw->dma_dev, raw->dma, TL_RAW_BUF,
-				   DMA_FROM_DEVICE);
+	smbd_rawqp_sync_recv(&raw->q, 0);
 	return raw->recv.byte_len;
 }
 
@@ -369,6 +308,23 @@ static __maybe_unused void tl_raw_negotiate_req(struct smbdx_negotiate_req *req,
 	req->preferred_send_size = cpu_to_le32(1364);
 	req->max_receive_size = cpu_to_le32(1364);
 	req->max_fragmented_size = cpu_to_le32(131072);
+}
+
+/* A raw listener on @sin (its port is filled in) whose one peer is @child. */
+static __maybe_unused void tl_raw_listen(struct kunit *test, struct sockaddr_in *sin,
+					 struct tl_raw *child)
+{
+	struct tl_raw *lis = tl_raw_new(test);
+	struct rdma_cm_id *id;
+
+	lis->child = child;
+	id = rdma_create_id(&init_net, tl_raw_handler, lis, RDMA_PS_TCP, IB_QPT_RC);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(id));
+	lis->q.id = id;
+	sin->sin_port = 0;
+	KUNIT_ASSERT_EQ(test, rdma_bind_addr(id, (struct sockaddr *)sin), 0);
+	KUNIT_ASSERT_EQ(test, rdma_listen(id, 4), 0);
+	sin->sin_port = ((struct sockaddr_in *)&id->route.addr.src_addr)->sin_port;
 }
 
 /* The listener must end the raw peer's connection (it sees DISCONNECTED). */

@@ -99,7 +99,7 @@ static void cl_one(struct kunit *test, struct sockaddr_in *sin, bool hostile)
 	tl_raw_negotiate_req(&req, SMBDX_VERSION_1_0, SMBDX_VERSION_1_0);
 	tl_raw_send(test, raw, &req, sizeof(req));
 	KUNIT_ASSERT_EQ(test, tl_raw_recv(test, raw), (u32)SMBDX_NEGOTIATE_RESP_LEN);
-	resp = raw->buf;
+	resp = tl_raw_rbuf(raw);
 	KUNIT_ASSERT_EQ(test, le32_to_cpu(resp->status), 0U);
 	tl_raw_post_recv(test, raw);
 

@@ -15,6 +15,7 @@
  * it. Everything that sleeps (QP creation, accept, teardown) happens in the
  * test thread. Cleanup runs as KUnit deferred actions, so a failed
  * assertion still releases every resource, in reverse order of creation.
+ * The verbs resources are tests/modules/smbd_rawqp.h's.
  */
 
 #include <kunit/test.h>
@@ -27,10 +28,10 @@
 #include <rdma/rdma_cm.h>
 
 #include "smbd_live_util.h"
+#include "smbd_rawqp.h"
 
-/* Each endpoint's buffer: receives land in the first half, sends leave from the second. */
+/* Each endpoint's two slots: receives land in slot 0, sends leave from slot 1. */
 #define LIVE_BUF_SIZE	64
-#define LIVE_MAP_SIZE	(2 * LIVE_BUF_SIZE)
 
 struct live_xfer {
 	struct ib_cqe cqe;
@@ -41,15 +42,9 @@ struct live_xfer {
 
 struct live_ep {
 	const char *role;
-	struct rdma_cm_id *id;
-	struct ib_pd *pd;
-	struct ib_cq *cq;
-	bool qp;
+	struct smbd_rawqp q;
 	bool connected;
 	struct live_xfer send, recv;
-	void *buf;
-	u64 dma;
-	struct ib_device *dma_dev;
 
 	spinlock_t lock;	/* protects the fields below */
 	wait_queue_head_t wq;
@@ -142,25 +137,13 @@ static void live_ep_release(void *data)
 {
 	struct live_ep *ep = data;
 
-	if (ep->qp) {
-		/* Flush what is still posted before the CQ goes away. */
-		if (ep->connected)
-			ib_drain_qp(ep->id->qp);
-		rdma_destroy_qp(ep->id);
-	}
-	if (ep->cq)
-		ib_free_cq(ep->cq);
-	if (ep->dma_dev)
-		ib_dma_unmap_single(ep->dma_dev, ep->dma, LIVE_MAP_SIZE,
-				    DMA_BIDIRECTIONAL);
-	if (ep->pd)
-		ib_dealloc_pd(ep->pd);
-	if (ep->id)
-		rdma_destroy_id(ep->id);
+	/* Flush what is still posted before the CQ goes away. */
+	if (ep->connected)
+		smbd_rawqp_drain(&ep->q, false);
+	smbd_rawqp_release(&ep->q);
 	/* A connect request the test never got to accept. */
 	if (ep->child)
 		rdma_destroy_id(ep->child);
-	kfree(ep->buf);
 }
 
 static struct live_ep *live_ep_new(struct kunit *test, const char *role)
@@ -185,44 +168,24 @@ static struct live_ep *live_ep_create_id(struct kunit *test, const char *role)
 	id = rdma_create_id(&init_net, live_cm_handler, ep, RDMA_PS_TCP, IB_QPT_RC);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(id), "%s: rdma_create_id: %ld", role,
 			       PTR_ERR(id));
-	ep->id = id;
+	ep->q.id = id;
 	return ep;
 }
 
-/* PD, CQ, QP and one DMA-mapped buffer on an id that has a device. */
+/* PD, CQ, QP and two DMA-mapped slots on an id that has a device. */
 static void live_ep_setup_qp(struct kunit *test, struct live_ep *ep)
 {
-	struct ib_device *dev = ep->id->device;
-	struct ib_qp_init_attr qpa = {};
-	int rc;
+	static const struct smbd_rawqp_caps caps = {
+		.slot = LIVE_BUF_SIZE,
+		.nslots = 2,
+		.cqe = 8,
+		.send_wr = 4,
+		.recv_wr = 4,
+	};
+	int rc = smbd_rawqp_setup(&ep->q, &caps, ep);
 
-	ep->pd = ib_alloc_pd(dev, 0);
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(ep->pd), "%s: ib_alloc_pd: %ld", ep->role,
-			       PTR_ERR(ep->pd));
-	ep->buf = kzalloc(LIVE_MAP_SIZE, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, ep->buf);
-	ep->dma = ib_dma_map_single(dev, ep->buf, LIVE_MAP_SIZE, DMA_BIDIRECTIONAL);
-	KUNIT_ASSERT_FALSE(test, ib_dma_mapping_error(dev, ep->dma));
-	ep->dma_dev = dev;
-
-	ep->cq = ib_alloc_cq(dev, ep, 8, 0, IB_POLL_SOFTIRQ);
-	if (IS_ERR(ep->cq)) {
-		rc = PTR_ERR(ep->cq);
-		ep->cq = NULL;
-		KUNIT_FAIL_AND_ABORT(test, "%s: ib_alloc_cq: %d", ep->role, rc);
-	}
-
-	qpa.send_cq = ep->cq;
-	qpa.recv_cq = ep->cq;
-	qpa.cap.max_send_wr = 4;
-	qpa.cap.max_recv_wr = 4;
-	qpa.cap.max_send_sge = 1;
-	qpa.cap.max_recv_sge = 1;
-	qpa.sq_sig_type = IB_SIGNAL_REQ_WR;
-	qpa.qp_type = IB_QPT_RC;
-	rc = rdma_create_qp(ep->id, ep->pd, &qpa);
-	KUNIT_ASSERT_EQ_MSG(test, rc, 0, "%s: rdma_create_qp", ep->role);
-	ep->qp = true;
+	KUNIT_ASSERT_EQ_MSG(test, rc, 0, "%s: verbs set-up (PD, buffers, CQ, QP)",
+			    ep->role);
 }
 
 static void live_wait_xfer(struct kunit *test, struct live_ep *ep,
@@ -238,47 +201,22 @@ static void live_wait_xfer(struct kunit *test, struct live_ep *ep,
 static void live_post_recv(struct kunit *test, struct live_ep *ep)
 {
 	struct live_xfer *x = &ep->recv;
-	struct ib_sge sge = {
-		.addr = ep->dma,
-		.length = LIVE_BUF_SIZE,
-		.lkey = ep->pd->local_dma_lkey,
-	};
-	struct ib_recv_wr wr = {
-		.wr_cqe = &x->cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
-	};
 
 	live_xfer_init(x);
-	ib_dma_sync_single_for_device(ep->dma_dev, ep->dma, LIVE_BUF_SIZE,
-				      DMA_FROM_DEVICE);
-	KUNIT_ASSERT_EQ_MSG(test, ib_post_recv(ep->id->qp, &wr, NULL), 0,
+	KUNIT_ASSERT_EQ_MSG(test, smbd_rawqp_post_recv(&ep->q, 0, &x->cqe), 0,
 			    "%s: ib_post_recv", ep->role);
 }
 
-/* Send @msg (NUL included) from the send half of the buffer, and wait. */
+/* Send @msg (NUL included) from the send slot, and wait. */
 static void live_post_send(struct kunit *test, struct live_ep *ep, const char *msg)
 {
 	struct live_xfer *x = &ep->send;
 	size_t len = strlen(msg) + 1;
-	struct ib_sge sge = {
-		.addr = ep->dma + LIVE_BUF_SIZE,
-		.length = len,
-		.lkey = ep->pd->local_dma_lkey,
-	};
-	struct ib_send_wr wr = {
-		.wr_cqe = &x->cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
-		.opcode = IB_WR_SEND,
-		.send_flags = IB_SEND_SIGNALED,
-	};
 
+	KUNIT_ASSERT_LE(test, len, LIVE_BUF_SIZE);
 	live_xfer_init(x);
-	memcpy(ep->buf + LIVE_BUF_SIZE, msg, len);
-	ib_dma_sync_single_for_device(ep->dma_dev, ep->dma + LIVE_BUF_SIZE, len,
-				      DMA_TO_DEVICE);
-	KUNIT_ASSERT_EQ_MSG(test, ib_post_send(ep->id->qp, &wr, NULL), 0,
+	memcpy(smbd_rawqp_buf(&ep->q, 1), msg, len);
+	KUNIT_ASSERT_EQ_MSG(test, smbd_rawqp_post_send(&ep->q, 1, len, &x->cqe), 0,
 			    "%s: ib_post_send", ep->role);
 	live_wait_xfer(test, ep, x, "send");
 }
@@ -289,9 +227,9 @@ static void live_check_recv(struct kunit *test, struct live_ep *ep, const char *
 	struct live_xfer *x = &ep->recv;
 
 	live_wait_xfer(test, ep, x, "receive");
-	ib_dma_sync_single_for_cpu(ep->dma_dev, ep->dma, LIVE_BUF_SIZE, DMA_FROM_DEVICE);
+	smbd_rawqp_sync_recv(&ep->q, 0);
 	KUNIT_EXPECT_EQ(test, x->byte_len, strlen(msg) + 1);
-	KUNIT_EXPECT_STREQ(test, (char *)ep->buf, msg);
+	KUNIT_EXPECT_STREQ(test, (char *)smbd_rawqp_buf(&ep->q, 0), msg);
 }
 
 static void cm_connect_send_both_ways(struct kunit *test)
@@ -317,40 +255,40 @@ static void cm_connect_send_both_ways(struct kunit *test)
 
 	/* Listener on the device's own address, ephemeral port. */
 	lis = live_ep_create_id(test, "listener");
-	KUNIT_ASSERT_EQ_MSG(test, rdma_bind_addr(lis->id, (struct sockaddr *)&sin), 0,
+	KUNIT_ASSERT_EQ_MSG(test, rdma_bind_addr(lis->q.id, (struct sockaddr *)&sin), 0,
 			    "rdma_bind_addr %pI4", &sin.sin_addr);
-	KUNIT_ASSERT_PTR_EQ_MSG(test, lis->id->device, dev,
+	KUNIT_ASSERT_PTR_EQ_MSG(test, lis->q.id->device, dev,
 				"%pI4 is not on %s", &sin.sin_addr, *d->dev);
-	KUNIT_ASSERT_EQ(test, rdma_listen(lis->id, 8), 0);
-	sin.sin_port = ((struct sockaddr_in *)&lis->id->route.addr.src_addr)->sin_port;
+	KUNIT_ASSERT_EQ(test, rdma_listen(lis->q.id, 8), 0);
+	sin.sin_port = ((struct sockaddr_in *)&lis->q.id->route.addr.src_addr)->sin_port;
 	KUNIT_ASSERT_NE(test, ntohs(sin.sin_port), 0);
 
 	/* Client: resolve, build its QP, connect. */
 	cli = live_ep_create_id(test, "client");
-	KUNIT_ASSERT_EQ(test, rdma_resolve_addr(cli->id, NULL, (struct sockaddr *)&sin,
+	KUNIT_ASSERT_EQ(test, rdma_resolve_addr(cli->q.id, NULL, (struct sockaddr *)&sin,
 						timeout_ms), 0);
 	live_wait_event(test, cli, RDMA_CM_EVENT_ADDR_RESOLVED);
-	KUNIT_ASSERT_PTR_EQ(test, cli->id->device, dev);
-	KUNIT_ASSERT_EQ(test, rdma_resolve_route(cli->id, timeout_ms), 0);
+	KUNIT_ASSERT_PTR_EQ(test, cli->q.id->device, dev);
+	KUNIT_ASSERT_EQ(test, rdma_resolve_route(cli->q.id, timeout_ms), 0);
 	live_wait_event(test, cli, RDMA_CM_EVENT_ROUTE_RESOLVED);
 	live_ep_setup_qp(test, cli);
 	live_post_recv(test, cli);
-	KUNIT_ASSERT_EQ(test, rdma_connect(cli->id, &cp), 0);
+	KUNIT_ASSERT_EQ(test, rdma_connect(cli->q.id, &cp), 0);
 
 	/* Server: take the request's id, build its QP, accept. */
 	live_wait_event(test, lis, RDMA_CM_EVENT_CONNECT_REQUEST);
 	srv = live_ep_new(test, "server");
 	spin_lock_irq(&lis->lock);
-	srv->id = lis->child;
+	srv->q.id = lis->child;
 	lis->child = NULL;
 	spin_unlock_irq(&lis->lock);
-	srv->id->context = srv;
-	KUNIT_ASSERT_PTR_EQ(test, srv->id->device, dev);
+	srv->q.id->context = srv;
+	KUNIT_ASSERT_PTR_EQ(test, srv->q.id->device, dev);
 	live_ep_setup_qp(test, srv);
 	live_post_recv(test, srv);
-	rdma_lock_handler(srv->id);
-	KUNIT_ASSERT_EQ(test, rdma_accept(srv->id, &cp), 0);
-	rdma_unlock_handler(srv->id);
+	rdma_lock_handler(srv->q.id);
+	KUNIT_ASSERT_EQ(test, rdma_accept(srv->q.id, &cp), 0);
+	rdma_unlock_handler(srv->q.id);
 
 	live_wait_event(test, cli, RDMA_CM_EVENT_ESTABLISHED);
 	cli->connected = true;
@@ -371,9 +309,9 @@ static void cm_connect_send_both_ways(struct kunit *test)
 	 * side sends when it disconnects in turn; on iWARP the connection is
 	 * already closed by then and that second call has nothing left to do.
 	 */
-	KUNIT_ASSERT_EQ(test, rdma_disconnect(cli->id), 0);
+	KUNIT_ASSERT_EQ(test, rdma_disconnect(cli->q.id), 0);
 	live_wait_event(test, srv, RDMA_CM_EVENT_DISCONNECTED);
-	rdma_disconnect(srv->id);
+	rdma_disconnect(srv->q.id);
 	live_wait_event(test, cli, RDMA_CM_EVENT_DISCONNECTED);
 }
 

@@ -483,7 +483,7 @@ static void smbdx_passive_bad_version(struct kunit *test)
 	tl_raw_send(test, raw, &req, sizeof(req));
 	len = tl_raw_recv(test, raw);
 	KUNIT_ASSERT_EQ(test, len, (u32)SMBDX_NEGOTIATE_RESP_LEN);
-	resp = raw->buf;
+	resp = tl_raw_rbuf(raw);
 	KUNIT_EXPECT_EQ(test, le32_to_cpu(resp->status), SMBDX_STATUS_NOT_SUPPORTED);
 	KUNIT_EXPECT_EQ(test, le16_to_cpu(resp->min_version), SMBDX_VERSION_1_0);
 	KUNIT_EXPECT_EQ(test, le16_to_cpu(resp->credits_granted), 0);
@@ -515,7 +515,7 @@ static void smbdx_passive_bad_data_offset(struct kunit *test)
 	tl_raw_negotiate_req(&req, SMBDX_VERSION_1_0, SMBDX_VERSION_1_0);
 	tl_raw_send(test, raw, &req, sizeof(req));
 	KUNIT_ASSERT_EQ(test, tl_raw_recv(test, raw), (u32)SMBDX_NEGOTIATE_RESP_LEN);
-	resp = raw->buf;
+	resp = tl_raw_rbuf(raw);
 	KUNIT_ASSERT_EQ(test, le32_to_cpu(resp->status), 0U);
 	KUNIT_ASSERT_GT(test, le16_to_cpu(resp->credits_granted), 0);
 	srvc = tl_accepted(test, srv, 0);
@@ -851,7 +851,7 @@ static void smbdx_half_finished_message(struct kunit *test)
 	tl_raw_negotiate_req(&req, SMBDX_VERSION_1_0, SMBDX_VERSION_1_0);
 	tl_raw_send(test, raw, &req, sizeof(req));
 	KUNIT_ASSERT_EQ(test, tl_raw_recv(test, raw), (u32)SMBDX_NEGOTIATE_RESP_LEN);
-	resp = raw->buf;
+	resp = tl_raw_rbuf(raw);
 	KUNIT_ASSERT_EQ(test, le32_to_cpu(resp->status), 0U);
 	KUNIT_ASSERT_GT(test, le16_to_cpu(resp->credits_granted), 0);
 	KUNIT_ASSERT_GE(test, le32_to_cpu(resp->max_fragmented_size), total);
@@ -920,7 +920,7 @@ static void smbdx_send_timeout(struct kunit *test)
 	tl_raw_negotiate_req(&req, SMBDX_VERSION_1_0, SMBDX_VERSION_1_0);
 	tl_raw_send(test, raw, &req, sizeof(req));
 	KUNIT_ASSERT_EQ(test, tl_raw_recv(test, raw), (u32)SMBDX_NEGOTIATE_RESP_LEN);
-	resp = raw->buf;
+	resp = tl_raw_rbuf(raw);
 	KUNIT_ASSERT_EQ(test, le32_to_cpu(resp->status), 0U);
 	srvc = tl_accepted(test, srv, 0);
 
@@ -1204,35 +1204,6 @@ static void smbdx_listen_each_device_port(struct kunit *test)
 		if (!IS_ERR(conn))
 			smbdx_destroy(conn);
 	}
-}
-
-static struct tl_raw *tl_raw_new(struct kunit *test)
-{
-	struct tl_raw *raw = kunit_kzalloc(test, sizeof(*raw), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, raw);
-	raw->bad = -1;
-	spin_lock_init(&raw->lock);
-	init_waitqueue_head(&raw->wq);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tl_raw_release, raw), 0);
-	return raw;
-}
-
-/* A raw listener on @sin (its port is filled in) whose one peer is @child. */
-static void tl_raw_listen(struct kunit *test, struct sockaddr_in *sin,
-			  struct tl_raw *child)
-{
-	struct tl_raw *lis = tl_raw_new(test);
-	struct rdma_cm_id *id;
-
-	lis->child = child;
-	id = rdma_create_id(&init_net, tl_raw_handler, lis, RDMA_PS_TCP, IB_QPT_RC);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(id));
-	lis->id = id;
-	sin->sin_port = 0;
-	KUNIT_ASSERT_EQ(test, rdma_bind_addr(id, (struct sockaddr *)sin), 0);
-	KUNIT_ASSERT_EQ(test, rdma_listen(id, 4), 0);
-	sin->sin_port = ((struct sockaddr_in *)&id->route.addr.src_addr)->sin_port;
 }
 
 struct tl_bad_resp {

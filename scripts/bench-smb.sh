@@ -36,6 +36,8 @@
 # command) and host-load.log (the host sampled every 5 s).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib-bench.sh
+. "$(dirname "$0")/lib-bench.sh"
 
 DEF_PAIRS="stock-stock ours-ours ours-stock stock-ours"
 DEF_JOBS="randread-4k-1 randread-4k-16 randwrite-4k-1 randwrite-4k-16 read-64k-4 write-64k-4 read-1m-4 write-1m-4"
@@ -43,22 +45,13 @@ DEF_JOBS="randread-4k-1 randread-4k-16 randwrite-4k-1 randwrite-4k-16 read-64k-4
 # report LOG: the tables, from the sample and fail lines and the settings
 # the guest printed ("# rounds", "# devices", "# pairs", "# jobs").
 report() {
-	awk '
+	awk "$BENCH_AWK"'
 	function fmt(v) {
 		if (v == "")
 			return "-"
 		return sprintf(v >= 1000 ? "%.0f" : v >= 100 ? "%.1f" : "%.2f", v)
 	}
-	# median of the n values in a[1..n] (sorted here), "" if none
-	function median(a, n,    i, j, t) {
-		for (i = 2; i <= n; i++)
-			for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
-				t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
-			}
-		if (!n)
-			return ""
-		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-	}
+	# (median, spread and met: BENCH_AWK, scripts/lib-bench.sh)
 	# the median over the rounds of one cell and metric
 	function cell(d, p, j, m,    r, n, a) {
 		n = 0
@@ -75,11 +68,7 @@ report() {
 			if ((d, p, j, m, r) in v && (d, "stock-stock", j, m, r) in v &&
 			    (b = v[d, "stock-stock", j, m, r]) > 0)
 				a[++n] = v[d, p, j, m, r] / b
-		if (!n)
-			return ""
-		r = median(a, n)
-		lo = a[1]; hi = a[n]
-		return r
+		return spread(a, n)
 	}
 	function label(j,    w, rw, s) {
 		split(j, w, "-")
@@ -114,7 +103,7 @@ report() {
 				printf "  %s (%s): not measured\n", t, j
 			else
 				printf "  %s (%s): %s (%.2f, range %.2f-%.2f)\n", t, j,
-				       (op == "ge" ? q >= lim : q <= lim) ? "met" : "MISSED", q, lo, hi
+				       met(q, op, lim) ? "met" : "MISSED", q, lo, hi
 		}
 		if (!found)
 			printf "  %s: no such job in this run\n", t
@@ -201,28 +190,6 @@ report() {
 	}' "$1"
 }
 
-# QEMU processes on the host other than this run's VM (whose command line
-# names $1, the run's output directory). As scripts/bench.sh.
-other_vms() {
-	pgrep -af '^qemu-system' | grep -cvF "$1/vm/" || true
-}
-
-host_load() { # host_load OUTDIR
-	echo "host: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), $(other_vms "$1") other VM(s) running"
-}
-
-host_sampler() { # host_sampler OUTDIR: every 5 s: time, other VMs, load
-	while :; do
-		echo "$(date +%s) $(other_vms "$1") $(cut -d' ' -f1 /proc/loadavg)"
-		sleep 5
-	done
-}
-
-host_summary() { # host_summary SAMPLES
-	awk '{ n++; if ($2 > 0) busy++; if ($2 > m) m = $2; l += $3 }
-	     END { if (n) printf "during the run: other VMs running in %d of %d samples (at most %d at once), mean load %.1f\n", busy, n, m, l / n }' "$1"
-}
-
 main() {
 	local variant=plain outdir='' report_only=''
 	local rounds=${ROUNDS:-3} runtime=${RUNTIME:-10}
@@ -271,7 +238,7 @@ main() {
 		. /smbd/guest-bench-smb.sh
 	EOF
 
-	local before after start rc=0 sampler n_dev n_pair n_job per_pair limit
+	local n_dev n_pair n_job per_pair limit
 	n_dev=$(wc -w <<<"$devices")
 	n_pair=$(wc -w <<<"$pairs")
 	n_job=$(wc -w <<<"$jobs")
@@ -280,32 +247,20 @@ main() {
 	# on a busy host); the limit allows three times that, plus the boot.
 	per_pair=$(( n_job * (runtime + 2) + 10 ))
 	limit=$(( 600 + 3 * rounds * n_dev * n_pair * per_pair ))
-	before=$(host_load "$outdir")
-	start=$(date +%s)
-	host_sampler "$outdir" >"$outdir/host-load.log" &
-	sampler=$!
-	# shellcheck disable=SC2064 # $sampler is expanded now, on purpose
-	trap "kill $sampler 2>/dev/null || true" EXIT
 	say "SMB benchmark: $rounds round(s) of $n_dev device(s) x $n_pair pairing(s) x $n_job job(s) of ${runtime}s," \
 		"about $(( (rounds * n_dev * n_pair * per_pair + 120) / 60 )) min on an idle host; log in $outdir/bench-smb.log"
-	"$SMBD_TOP/scripts/vm.sh" --kernel "$variant" --exec "$outdir/exec.sh" \
-		--out "$outdir/vm" --timeout "$limit" >"$outdir/bench-smb.log" 2>&1 || rc=$?
-	kill "$sampler" 2>/dev/null || true
-	after=$(host_load "$outdir")
+	bench_vm "$variant" "$outdir" "$outdir/bench-smb.log" "$limit"
 	# A run that stopped early still has samples and failures worth
 	# reporting: the table says it is incomplete.
 	{
-		echo "Command: $cmdline (kernel $variant), $(date -u '+%Y-%m-%d %H:%M UTC'), $(( $(date +%s) - start )) s"
-		echo "before: $before"
-		echo "after:  $after"
-		host_summary "$outdir/host-load.log"
+		bench_header "$cmdline" "$variant" "$outdir"
 		grep -m 1 '^# kernel' "$outdir/bench-smb.log" | sed 's/^# /guest: /' || true
 		echo
 		report "$outdir/bench-smb.log"
 	} | tee "$outdir/report.txt"
-	if [ "$rc" -ne 0 ]; then
+	if [ "$bench_rc" -ne 0 ]; then
 		tail -n 40 "$outdir/bench-smb.log" >&2
-		die "the benchmark run failed ($rc); see $outdir/bench-smb.log"
+		die "the benchmark run failed ($bench_rc); see $outdir/bench-smb.log"
 	fi
 }
 

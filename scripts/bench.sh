@@ -32,12 +32,13 @@
 # report.txt (the tables, the host's load and the command line).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/lib-bench.sh
+. "$(dirname "$0")/lib-bench.sh"
 
 # median: the median of the numbers on stdin, "-" if there are none.
 median() {
-	sort -g | awk '{ v[NR] = $1 }
-		END { if (!NR) print "-"; else if (NR % 2) print v[(NR + 1) / 2];
-		      else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+	awk "$BENCH_AWK"'{ v[NR] = $1 }
+		END { q = median(v, NR); print q == "" ? "-" : q }'
 }
 
 # samples LOG DEV KEY: one value per round.
@@ -58,9 +59,8 @@ row() {
 	local raw smbd q lo hi
 	raw=$(value "$1" "$2" "$4")
 	smbd=$(value "$1" "$2" "$5")
-	q=$(ratios "$1" "$2" "$5" "$4" | median)
-	lo=$(ratios "$1" "$2" "$5" "$4" | sort -g | head -n 1)
-	hi=$(ratios "$1" "$2" "$5" "$4" | sort -g | tail -n 1)
+	read -r q lo hi < <(ratios "$1" "$2" "$5" "$4" | awk "$BENCH_AWK"'{ v[NR] = $1 }
+		END { q = spread(v, NR); print q == "" ? "-" : q, lo, hi }')
 	awk -v l="$3" -v r="$raw" -v s="$smbd" -v q="$q" -v lo="$lo" -v hi="$hi" '
 	function f(v) {
 		if (v == "-")
@@ -77,9 +77,9 @@ row() {
 aim() {
 	local q
 	q=$(ratios "$1" "$2" "$5" "$4" | median)
-	awk -v t="$3" -v q="$q" -v op="$6" -v lim="$7" 'BEGIN {
+	awk -v t="$3" -v q="$q" -v op="$6" -v lim="$7" "$BENCH_AWK"'BEGIN {
 		if (q == "-") { printf "  %s: not measured\n", t; exit }
-		ok = op == "ge" ? q >= lim : q <= lim
+		ok = met(q, op, lim)
 		printf "  %s: %s (%.2f)\n", t, ok ? "met" : "MISSED", q }'
 }
 
@@ -199,30 +199,6 @@ report() { # report LOG
 	fi
 }
 
-# QEMU processes on the host other than this run's VM (whose command line
-# names $1, the run's output directory).
-other_vms() {
-	pgrep -af '^qemu-system' | grep -cvF "$1/vm/" || true
-}
-
-# What else ran on the host: the load and other TCG guests.
-host_load() { # host_load OUTDIR
-	echo "host: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), $(other_vms "$1") other VM(s) running"
-}
-
-# Every 5 s: time, other QEMU processes, 1-minute load average.
-host_sampler() { # host_sampler OUTDIR
-	while :; do
-		echo "$(date +%s) $(other_vms "$1") $(cut -d' ' -f1 /proc/loadavg)"
-		sleep 5
-	done
-}
-
-host_summary() { # host_summary SAMPLES
-	awk '{ n++; if ($2 > 0) busy++; if ($2 > m) m = $2; l += $3 }
-	     END { if (n) printf "during the run: other VMs running in %d of %d samples (at most %d at once), mean load %.1f\n", busy, n, m, l / n }' "$1"
-}
-
 main() {
 	local variant=plain rounds=3 sections=transport scale=1 div=1 depth=8
 	local outdir='' report_only=''
@@ -264,13 +240,7 @@ main() {
 		. /smbd/guest-bench.sh
 	EOF
 
-	local before after start rc=0 sampler per_round
-	before=$(host_load "$outdir")
-	start=$(date +%s)
-	host_sampler "$outdir" >"$outdir/host-load.log" &
-	sampler=$!
-	# shellcheck disable=SC2064 # $sampler is expanded now, on purpose
-	trap "kill $sampler 2>/dev/null || true" EXIT
+	local per_round
 	say "benchmark: $rounds round(s), sections: $sections; log in $outdir/bench.log"
 	# A round takes 1.5 minutes on an idle host, 4 or more on a busy one
 	# (the rdma section: about 5 and 15); the debug kernel is several
@@ -278,20 +248,14 @@ main() {
 	per_round=400
 	[ "$sections" != rdma ] || per_round=1200
 	[ "$variant" != debug ] || per_round=1600
-	"$SMBD_TOP/scripts/vm.sh" --kernel "$variant" --exec "$outdir/exec.sh" \
-		--out "$outdir/vm" --timeout $(( 600 + rounds * scale * per_round / div )) \
-		>"$outdir/bench.log" 2>&1 || rc=$?
-	kill "$sampler" 2>/dev/null || true
-	after=$(host_load "$outdir")
-	if [ "$rc" -ne 0 ]; then
+	bench_vm "$variant" "$outdir" "$outdir/bench.log" \
+		$(( 600 + rounds * scale * per_round / div ))
+	if [ "$bench_rc" -ne 0 ]; then
 		tail -n 40 "$outdir/bench.log" >&2
-		die "the benchmark run failed ($rc); see $outdir/bench.log"
+		die "the benchmark run failed ($bench_rc); see $outdir/bench.log"
 	fi
 	{
-		echo "Command: $cmdline (kernel $variant), $(date -u '+%Y-%m-%d %H:%M UTC'), $(( $(date +%s) - start )) s"
-		echo "before: $before"
-		echo "after:  $after"
-		host_summary "$outdir/host-load.log"
+		bench_header "$cmdline" "$variant" "$outdir"
 		grep -m 2 '^# \(kernel\|rounds\)' "$outdir/bench.log" | sed 's/^# /guest: /'
 		echo
 		report "$outdir/bench.log"

@@ -98,6 +98,8 @@
 
 #include <smbdirect/smbdirect.h>
 
+#include "smbd_rawqp.h"
+
 #define FZ_BUF		4096	/* each receive and send buffer */
 #define FZ_NRECV	16	/* receives the raw peer keeps posted */
 #define FZ_NSEND	8	/* sends in flight */
@@ -163,15 +165,9 @@ static const char *fz_cause_name(int o)
 
 /* One raw verbs endpoint: a connecting peer, a listener or its child. */
 struct fz_raw {
-	struct rdma_cm_id *id;
-	struct ib_pd *pd;
-	struct ib_cq *cq;
-	bool qp;
+	/* FZ_NBUF slots (smbd_rawqp.h): FZ_NRECV receive, then send buffers */
+	struct smbd_rawqp q;
 	bool connected;
-	u8 *buf[FZ_NBUF];		/* FZ_NRECV receive, then send buffers */
-	u64 dma[FZ_NBUF];
-	u32 nmapped;
-	struct ib_device *dma_dev;
 	struct fz_rcqe {
 		struct ib_cqe cqe;
 		struct fz_raw *raw;
@@ -367,45 +363,23 @@ static bool fz_check_end(struct fz_run *r, const char *cause)
 
 static int fz_post_recv(struct fz_raw *raw, u32 i)
 {
-	struct ib_sge sge = {
-		.addr = raw->dma[i],
-		.length = FZ_BUF,
-		.lkey = raw->pd->local_dma_lkey,
-	};
-	struct ib_recv_wr wr = {
-		.wr_cqe = &raw->rcqe[i].cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
-	};
+	return smbd_rawqp_post_recv(&raw->q, i, &raw->rcqe[i].cqe);
+}
 
-	ib_dma_sync_single_for_device(raw->dma_dev, raw->dma[i], FZ_BUF,
-				      DMA_FROM_DEVICE);
-	return ib_post_recv(raw->id->qp, &wr, NULL);
+/* The send buffer @slot (the slot after the receive buffers). */
+static u8 *fz_send_buf(struct fz_raw *raw, u32 slot)
+{
+	return smbd_rawqp_buf(&raw->q, FZ_NRECV + slot);
 }
 
 static int fz_post_send(struct fz_raw *raw, u32 slot, u32 len)
 {
-	u32 i = FZ_NRECV + slot;
-	struct ib_sge sge = {
-		.addr = raw->dma[i],
-		.length = len,
-		.lkey = raw->pd->local_dma_lkey,
-	};
-	struct ib_send_wr wr = {
-		.wr_cqe = &raw->send_cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
-		.opcode = IB_WR_SEND,
-		.send_flags = IB_SEND_SIGNALED,
-	};
 	int rc;
 
-	ib_dma_sync_single_for_device(raw->dma_dev, raw->dma[i], len,
-				      DMA_TO_DEVICE);
 	spin_lock_bh(&raw->lock);
 	raw->sends_out++;
 	spin_unlock_bh(&raw->lock);
-	rc = ib_post_send(raw->id->qp, &wr, NULL);
+	rc = smbd_rawqp_post_send(&raw->q, FZ_NRECV + slot, len, &raw->send_cqe);
 	if (rc) {
 		spin_lock_bh(&raw->lock);
 		raw->sends_out--;
@@ -467,9 +441,8 @@ static void fz_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		wake_up_all(&raw->wq);
 		return;
 	}
-	ib_dma_sync_single_for_cpu(raw->dma_dev, raw->dma[i], FZ_BUF,
-				   DMA_FROM_DEVICE);
-	b = raw->buf[i];
+	smbd_rawqp_sync_recv(&raw->q, i);
+	b = smbd_rawqp_buf(&raw->q, i);
 	spin_lock(&raw->lock);
 	if (!raw->first_seen) {
 		raw->first_seen = true;
@@ -489,28 +462,11 @@ static void fz_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 
 static void fz_raw_release(struct fz_raw *raw)
 {
-	u32 i;
-
 	if (!raw)
 		return;
-	if (raw->qp) {
-		if (raw->connected) {
-			rdma_disconnect(raw->id);
-			ib_drain_qp(raw->id->qp);
-		}
-		rdma_destroy_qp(raw->id);
-	}
-	if (raw->cq)
-		ib_free_cq(raw->cq);
-	for (i = 0; i < raw->nmapped; i++)
-		ib_dma_unmap_single(raw->dma_dev, raw->dma[i], FZ_BUF,
-				    DMA_BIDIRECTIONAL);
-	if (raw->pd)
-		ib_dealloc_pd(raw->pd);
-	if (raw->id)
-		rdma_destroy_id(raw->id);
-	for (i = 0; i < FZ_NBUF; i++)
-		kfree(raw->buf[i]);
+	if (raw->connected)
+		smbd_rawqp_drain(&raw->q, true);
+	smbd_rawqp_release(&raw->q);
 	kfree(raw->resp);
 	kfree(raw);
 }
@@ -527,54 +483,26 @@ static struct fz_raw *fz_raw_alloc(void)
 	return raw;
 }
 
-/* PD, buffers, CQ and QP on raw->id's device, every receive posted. */
+/* Slots, CQ and QP on raw->q.id's device, every receive posted. */
 static int fz_raw_setup(struct fz_raw *raw)
 {
-	struct ib_device *dev = raw->id->device;
-	struct ib_qp_init_attr qpa = {};
+	/* Room in the CQ for every receive and send, and the drain's two. */
+	static const struct smbd_rawqp_caps caps = {
+		.slot = FZ_BUF,
+		.nslots = FZ_NBUF,
+		.cqe = FZ_NRECV + FZ_NSEND + 4,
+		.send_wr = FZ_NSEND + 2,
+		.recv_wr = FZ_NRECV + 1,
+	};
 	u32 i;
 	int rc;
 
-	raw->pd = ib_alloc_pd(dev, 0);
-	if (IS_ERR(raw->pd)) {
-		rc = PTR_ERR(raw->pd);
-		raw->pd = NULL;
-		return rc;
-	}
-	raw->dma_dev = dev;
-	for (i = 0; i < FZ_NBUF; i++) {
-		raw->buf[i] = kzalloc(FZ_BUF, GFP_KERNEL);
-		if (!raw->buf[i])
-			return -ENOMEM;
-		raw->dma[i] = ib_dma_map_single(dev, raw->buf[i], FZ_BUF,
-						DMA_BIDIRECTIONAL);
-		if (ib_dma_mapping_error(dev, raw->dma[i]))
-			return -ENOMEM;
-		raw->nmapped++;
-	}
-	/* Room for every receive and send, and the drain's two. */
-	raw->cq = ib_alloc_cq(dev, raw, FZ_NRECV + FZ_NSEND + 4, 0,
-			      IB_POLL_SOFTIRQ);
-	if (IS_ERR(raw->cq)) {
-		rc = PTR_ERR(raw->cq);
-		raw->cq = NULL;
-		return rc;
-	}
-	qpa.send_cq = raw->cq;
-	qpa.recv_cq = raw->cq;
-	qpa.cap.max_send_wr = FZ_NSEND + 2;
-	qpa.cap.max_recv_wr = FZ_NRECV + 1;
-	qpa.cap.max_send_sge = 1;
-	qpa.cap.max_recv_sge = 1;
-	qpa.sq_sig_type = IB_SIGNAL_REQ_WR;
-	qpa.qp_type = IB_QPT_RC;
-	rc = rdma_create_qp(raw->id, raw->pd, &qpa);
+	rc = smbd_rawqp_setup(&raw->q, &caps, raw);
 	if (rc)
 		return rc;
-	raw->qp = true;
 	raw->send_cqe.done = fz_send_done;
 	if (raw->respond)
-		memcpy(raw->buf[FZ_NRECV + FZ_RESP_SLOT], raw->resp, raw->resp_len);
+		memcpy(fz_send_buf(raw, FZ_RESP_SLOT), raw->resp, raw->resp_len);
 	for (i = 0; i < FZ_NRECV; i++) {
 		raw->rcqe[i].cqe.done = fz_recv_done;
 		raw->rcqe[i].raw = raw;
@@ -599,10 +527,10 @@ static int fz_raw_accept(struct fz_raw *lis, struct rdma_cm_id *id)
 
 	spin_lock_bh(&lis->lock);
 	c = lis->child;
-	if (c && c->id)
+	if (c && c->q.id)
 		c = NULL;
 	if (c)
-		c->id = id;
+		c->q.id = id;
 	spin_unlock_bh(&lis->lock);
 	if (!c)
 		return -ECONNREFUSED;
@@ -612,13 +540,13 @@ static int fz_raw_accept(struct fz_raw *lis, struct rdma_cm_id *id)
 		rc = rdma_accept(id, &cp);
 	if (rc) {
 		/* The CM destroys @id when we return non-zero. */
-		if (c->qp)
+		if (c->q.qp)
 			rdma_destroy_qp(id);
-		c->qp = false;
+		c->q.qp = false;
 		spin_lock_bh(&c->lock);
 		c->cm_bad = RDMA_CM_EVENT_REJECTED;
 		spin_unlock_bh(&c->lock);
-		c->id = NULL;
+		c->q.id = NULL;
 		wake_up_all(&c->wq);
 		return rc;
 	}
@@ -698,6 +626,7 @@ static int fz_raw_connect(struct fz_run *r, struct fz_raw **rawp)
 		.retry_count = 6,
 		.rnr_retry_count = 7,
 	};
+	struct rdma_cm_id *id;
 	struct fz_raw *raw;
 	int rc;
 
@@ -705,25 +634,25 @@ static int fz_raw_connect(struct fz_run *r, struct fz_raw **rawp)
 	raw = fz_raw_alloc();
 	if (!raw)
 		return -ENOMEM;
-	raw->id = rdma_create_id(&init_net, fz_cm_handler, raw, RDMA_PS_TCP,
-				 IB_QPT_RC);
-	if (IS_ERR(raw->id)) {
-		rc = PTR_ERR(raw->id);
-		raw->id = NULL;
+	id = rdma_create_id(&init_net, fz_cm_handler, raw, RDMA_PS_TCP,
+			    IB_QPT_RC);
+	if (IS_ERR(id)) {
+		rc = PTR_ERR(id);
 		goto out;
 	}
-	rc = rdma_resolve_addr(raw->id, NULL, (struct sockaddr *)&r->sin,
+	raw->q.id = id;
+	rc = rdma_resolve_addr(id, NULL, (struct sockaddr *)&r->sin,
 			       FZ_WAIT_MS);
 	if (!rc)
 		rc = fz_raw_wait(raw, RDMA_CM_EVENT_ADDR_RESOLVED);
 	if (!rc)
-		rc = rdma_resolve_route(raw->id, FZ_WAIT_MS);
+		rc = rdma_resolve_route(id, FZ_WAIT_MS);
 	if (!rc)
 		rc = fz_raw_wait(raw, RDMA_CM_EVENT_ROUTE_RESOLVED);
 	if (!rc)
 		rc = fz_raw_setup(raw);
 	if (!rc)
-		rc = rdma_connect(raw->id, &cp);
+		rc = rdma_connect(id, &cp);
 	if (!rc)
 		rc = fz_raw_wait(raw, RDMA_CM_EVENT_ESTABLISHED);
 	if (!rc) {
@@ -740,21 +669,21 @@ out:
 static int fz_raw_listen(struct fz_run *r)
 {
 	struct fz_raw *raw = fz_raw_alloc();
+	struct rdma_cm_id *id;
 	int rc;
 
 	if (!raw)
 		return -ENOMEM;
-	raw->id = rdma_create_id(&init_net, fz_cm_handler, raw, RDMA_PS_TCP,
-				 IB_QPT_RC);
-	if (IS_ERR(raw->id)) {
-		rc = PTR_ERR(raw->id);
-		raw->id = NULL;
+	id = rdma_create_id(&init_net, fz_cm_handler, raw, RDMA_PS_TCP,
+			    IB_QPT_RC);
+	if (IS_ERR(id)) {
 		fz_raw_release(raw);
-		return rc;
+		return PTR_ERR(id);
 	}
-	rc = rdma_bind_addr(raw->id, (struct sockaddr *)&r->sin);
+	raw->q.id = id;
+	rc = rdma_bind_addr(id, (struct sockaddr *)&r->sin);
 	if (!rc)
-		rc = rdma_listen(raw->id, 4);
+		rc = rdma_listen(id, 4);
 	if (rc) {
 		fz_raw_release(raw);
 		return rc;
@@ -1273,7 +1202,7 @@ static bool fz_end(struct fz_run *r, struct fz_data *d, int o)
 			if (!fz_wait_end(r, d->raw, ktime_get()))
 				return fz_fail(r, "raw peer still connected after our disconnect");
 		} else {
-			rdma_disconnect(d->raw->id);
+			rdma_disconnect(d->raw->q.id);
 		}
 	}
 	if (d->conn) {
@@ -1353,7 +1282,7 @@ static bool fz_data_phase(struct fz_run *r, struct fz_data *d)
 		held = (s64)d->held_base + g - d->tx_data;
 		exact = !d->inexact && held >= fz_low_max(r, d) + 1;
 		slot = d->tx++ % FZ_NSEND;
-		b = d->raw->buf[FZ_NRECV + slot];
+		b = fz_send_buf(d->raw, slot);
 		g = hi < FZ_NRECV ? FZ_NRECV - hi : 0;
 		tries = 0;
 		for (;;) {
@@ -1509,7 +1438,7 @@ static bool fz_case_passive(struct fz_run *r)
 		r->expect[FZ_ACCEPT]++;
 		return fz_setup_failed(r, FZ_ACCEPT, rc);
 	}
-	b = d->raw->buf[FZ_NRECV];
+	b = fz_send_buf(d->raw, 0);
 	len = fz_build_req(r, b);
 	memcpy(req, b, sizeof(req));
 	o = fz_classify_req(r, b, len);

@@ -219,15 +219,14 @@ fault_off() {
 	echo 0 >"$1/probability"
 }
 
-# ksmbd_start DIR USER PASS [GLOBAL...]: our ksmbd (modprobe ksmbd) with
-# ksmbd-tools serving DIR/share (tmpfs, force user = root) to USER, the
-# configuration in DIR/ksmbd.conf with GLOBAL lines (e.g. "max connections
-# = 4") in [global]; returns once ksmbd listens on rxe's and siw's
-# addresses (at 445 and 5445). Non-zero with a message on failure.
-ksmbd_start() {
+# ksmbd_conf DIR USER PASS [GLOBAL...]: ksmbd-tools' configuration in
+# DIR/ksmbd.conf, with GLOBAL lines (e.g. "max connections = 4") in
+# [global] and a share "share" of DIR/share (tmpfs, force user = root),
+# and USER with PASS in DIR/pwd.db. Non-zero with a message on failure.
+ksmbd_conf() {
 	_kd=$1 _ku=$2 _kp=$3
 	shift 3
-	mkdir -p "$_kd/share" || return 1
+	mkdir -p "$_kd/share" || { echo "mkdir $_kd"; return 1; }
 	{
 		echo "[global]"
 		for _g in "$@"; do
@@ -240,6 +239,15 @@ ksmbd_start() {
 	} >"$_kd/ksmbd.conf"
 	ksmbd.adduser -c "$_kd/ksmbd.conf" -i "$_kd/pwd.db" -a "$_ku" -p "$_kp" \
 		>/dev/null 2>&1 || { echo "ksmbd.adduser failed"; return 1; }
+}
+
+# ksmbd_start DIR USER PASS [GLOBAL...]: our ksmbd (modprobe ksmbd) with
+# ksmbd-tools serving DIR/share to USER (ksmbd_conf); returns once ksmbd
+# listens on rxe's and siw's addresses (at 445 and 5445). Non-zero with a
+# message on failure: use it as `out=$(ksmbd_start ...) || fail "$out"`.
+ksmbd_start() {
+	ksmbd_conf "$@" || return 1
+	_kd=$1
 	modprobe ksmbd || { echo "modprobe ksmbd failed"; return 1; }
 	[ "$(smb_module ksmbd)" = ours ] ||
 		{ echo "modprobe ksmbd loaded $(smb_module ksmbd), not ours"; return 1; }
@@ -251,9 +259,143 @@ ksmbd_start() {
 		{ echo "ksmbd does not listen on $SIW_ADDR:5445"; return 1; }
 }
 
-# ksmbd_stop: stop ksmbd-tools' daemon and unload ksmbd.
+# ksmbd_stop: stop ksmbd-tools' daemon and unload ksmbd (ours or stock).
+# Non-zero with a message on failure.
 ksmbd_stop() {
 	ksmbd.control -s >/dev/null 2>&1
-	wait_for 30 sh -c '! pidof ksmbd.mountd'
-	wait_for 30 rmmod ksmbd
+	wait_for 30 sh -c '! pidof ksmbd.mountd' ||
+		{ echo "ksmbd.mountd did not stop"; return 1; }
+	wait_for 30 rmmod ksmbd || { echo "rmmod ksmbd"; return 1; }
+}
+
+# ---- Helpers of the SMB tests over our shims (smb_shim*.sh).
+# They use the test's variables K (ksmbd_conf's DIR: the share is
+# $K/share), MNT (the mount point) and SRC (source files, $SRC/SIZE is
+# SIZE random bytes), and the helpers that check call the test's fail().
+
+SMBD_DBG=/sys/kernel/debug/smbdirect
+
+# smbd_no_conns: smbdirect has no connection (wait_for 20 smbd_no_conns).
+smbd_no_conns() {
+	[ ! -s "$SMBD_DBG/connections" ]
+}
+
+# conn_counter CONN NAME: counter NAME of smbdirect connection CONN.
+conn_counter() {
+	awk -v k="$2" '$1 == k { print $2 }' "$SMBD_DBG/conn/$1/counters"
+}
+
+# cifs_conn: the smbdirect connection of our cifs's first mount
+# (/proc/fs/cifs/DebugData).
+cifs_conn() {
+	sed -n 's/^SMBDirect: smbdirect.ko connection \([0-9]*\).*/\1/p' \
+		/proc/fs/cifs/DebugData | head -n 1
+}
+
+# find_conns: cc, the client's smbdirect connection (cifs_conn), and sc,
+# the server's connection on its other end (its peer is the client's
+# address).
+find_conns() {
+	cc=$(cifs_conn)
+	[ -n "$cc" ] || fail "no smbdirect connection in /proc/fs/cifs/DebugData"
+	_l=$(grep "^$cc role=active " "$SMBD_DBG/connections" | sed -n 's/.* local=\([^ ]*\) .*/\1/p')
+	[ -n "$_l" ] || fail "client connection $cc not in $SMBD_DBG/connections"
+	sc=$(grep " role=passive .* peer=$_l " "$SMBD_DBG/connections" | cut -d' ' -f1)
+	[ -n "$sc" ] || fail "no server connection with peer $_l"
+}
+
+# conn_snap: remember every counter of connections $cc and $sc (find_conns);
+# cdelta NAME and sdelta NAME: how much NAME of $cc or $sc grew since.
+conn_snap() {
+	eval "$(awk '$1 ~ /^[a-z_][a-z0-9_]*$/ { print "s_c_" $1 "=" $2 }' \
+		"$SMBD_DBG/conn/$cc/counters")"
+	eval "$(awk '$1 ~ /^[a-z_][a-z0-9_]*$/ { print "s_s_" $1 "=" $2 }' \
+		"$SMBD_DBG/conn/$sc/counters")"
+}
+cdelta() { eval "echo \$(( $(conn_counter "$cc" "$1") - s_c_$1 ))"; }
+sdelta() { eval "echo \$(( $(conn_counter "$sc" "$1") - s_s_$1 ))"; }
+
+md5() { md5sum "$1" | cut -d' ' -f1; }
+
+# smb_cleanup: after a failure, take away what the test may have left:
+# the mount at $MNT, ksmbd, cifs, $K and $SRC.
+smb_cleanup() {
+	umount "$MNT" 2>/dev/null
+	ksmbd_stop >/dev/null 2>&1
+	wait_for 30 rmmod cifs 2>/dev/null
+	rm -rf "$K" "$SRC"
+}
+
+drop_caches() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+}
+
+# smb_mount_try ADDR OPTIONS: mount //ADDR/share at $MNT with OPTIONS, trying
+# ten times (ksmbd hangs up until ksmbd.mountd has configured it, so the
+# first attempts may fail); after the last, print mount's output and
+# return non-zero.
+smb_mount_try() {
+	_i=1
+	while :; do
+		timeout -s KILL 180 mount.cifs "//$1/share" "$MNT" -o "$2" \
+			>"$MNT.log" 2>&1 && return 0
+		[ "$_i" -lt 10 ] || break
+		_i=$((_i + 1))
+		sleep 2
+	done
+	cat "$MNT.log"
+	return 1
+}
+
+# roundtrip NAME SIZE buffered|direct: write $SRC/SIZE to the share as
+# NAME, check the server's copy, drop the client's caches, read it back
+# the same way and check it.
+roundtrip() {
+	_f=$1 _n=$2 _m=$3
+	if [ "$_m" = direct ]; then
+		dd if="$SRC/$_n" of="$MNT/$_f" bs=16M oflag=direct 2>/dev/null ||
+			fail "O_DIRECT write of $_n bytes"
+	else
+		cp "$SRC/$_n" "$MNT/$_f" || fail "write of $_n bytes"
+	fi
+	drop_caches
+	[ "$(md5 "$K/share/$_f")" = "$(md5 "$SRC/$_n")" ] ||
+		fail "$_f ($_n bytes, $_m): the server's copy differs"
+	if [ "$_m" = direct ]; then
+		dd if="$MNT/$_f" of="$MNT.back" bs=16M iflag=direct 2>/dev/null ||
+			fail "O_DIRECT read of $_n bytes"
+	else
+		cat "$MNT/$_f" >"$MNT.back" || fail "read of $_n bytes"
+	fi
+	[ "$(md5 "$MNT.back")" = "$(md5 "$SRC/$_n")" ] ||
+		fail "$_f ($_n bytes, $_m): read back differs"
+	rm -f "$MNT.back"
+}
+
+# ---- Helpers of the tests that drive the smbd_test module
+# (tests/modules/smbd_test) through its debugfs files: commands to ST_C,
+# the last command's result in ST_R, connections and listeners in ST_S.
+ST_C=/sys/kernel/debug/smbd_test/control
+ST_R=/sys/kernel/debug/smbd_test/result
+ST_S=/sys/kernel/debug/smbd_test/status
+
+# smbd_test_fail MESSAGE: print MESSAGE, smbd_test's result and status and
+# smbdirect's connections and listeners, close smbd_test's connections
+# and listeners, unload it and exit 1.
+smbd_test_fail() {
+	echo "FAIL: $*"
+	[ -r "$ST_R" ] && { echo "--- result"; cat "$ST_R"; }
+	[ -r "$ST_S" ] && { echo "--- status"; cat "$ST_S"; }
+	[ -r "$SMBD_DBG/connections" ] && { echo "--- connections"; cat "$SMBD_DBG/connections"; }
+	[ -r "$SMBD_DBG/listeners" ] && { echo "--- listeners"; cat "$SMBD_DBG/listeners"; }
+	echo "close all" >"$ST_C" 2>/dev/null
+	echo "unlisten all" >"$ST_C" 2>/dev/null
+	rmmod smbd_test 2>/dev/null
+	exit 1
+}
+
+# st_cmd COMMAND...: give smbd_test COMMAND, which must succeed.
+st_cmd() {
+	echo "$*" >"$ST_C" || smbd_test_fail "'$*' refused"
 }

@@ -41,15 +41,6 @@ case "$(uname -r)" in
 *-dbg) BIG=2097152 ;;
 esac
 
-cleanup() {
-	umount "$MNT" 2>/dev/null
-	ksmbd.control -s >/dev/null 2>&1
-	wait_for 30 sh -c '! pidof ksmbd.mountd'
-	rmmod cifs 2>/dev/null
-	wait_for 30 rmmod ksmbd 2>/dev/null
-	rm -rf "$K" "$SRC"
-}
-
 fail() {
 	echo "FAIL: $*"
 	echo "--- mounts"
@@ -60,117 +51,35 @@ fail() {
 	cat "$D/connections"
 	echo "--- kernel log (cifs, ksmbd, smbdirect)"
 	dmesg | grep -E 'CIFS|cifs|ksmbd|smbdirect' | tail -n 40
-	cleanup
+	smb_cleanup
 	siw_back
 	exit 1
 }
 
 siw_back() { # re-create siw if this test removed it
-	[ -e "/sys/class/infiniband/$SIW_DEV" ] && return 0
-	rdma link add "$SIW_DEV" type siw netdev "$SIW_NETDEV" || return 1
-	wait_for "$DEV_WAIT_S" port_active "$SIW_DEV"
+	[ -e "/sys/class/infiniband/$SIW_DEV" ] || rdma_readd "$SIW_DEV"
 }
 
-# counter CONN NAME: a counter of smbdirect connection CONN
-counter() {
-	awk -v k="$2" '$1 == k { print $2 }' "$D/conn/$1/counters"
-}
-
-# The client's smbdirect connection (the mount's, from DebugData) and the
-# server's connection on the other end (its peer is the client's address).
-find_conns() {
-	cc=$(sed -n 's/^SMBDirect: smbdirect.ko connection \([0-9]*\).*/\1/p' \
-		/proc/fs/cifs/DebugData | head -n 1)
-	[ -n "$cc" ] || fail "no smbdirect connection in /proc/fs/cifs/DebugData"
-	_l=$(grep "^$cc role=active " "$D/connections" | sed -n 's/.* local=\([^ ]*\) .*/\1/p')
-	[ -n "$_l" ] || fail "client connection $cc not in $D/connections"
-	sc=$(grep " role=passive .* peer=$_l " "$D/connections" | cut -d' ' -f1)
-	[ -n "$sc" ] || fail "no server connection with peer $_l"
-}
-
-# snap: remember the counters of both ends; delta CONN NAME: growth since
-snap() {
-	for _k in mr_registrations mr_remote_invalidations mr_local_invalidations; do
-		eval "s_c_$_k=$(counter "$cc" $_k)"
-	done
-	for _k in rdma_read_bytes rdma_write_bytes tx_send_with_invalidate; do
-		eval "s_s_$_k=$(counter "$sc" $_k)"
-	done
-}
-cdelta() { eval "echo \$(( $(counter "$cc" "$1") - s_c_$1 ))"; }
-sdelta() { eval "echo \$(( $(counter "$sc" "$1") - s_s_$1 ))"; }
-
-md5() { md5sum "$1" | cut -d' ' -f1; }
-
+# One listener per device address, each at the device's port (ksmbd_start
+# waits for rxe's at 445 and siw's at 5445).
 start_ksmbd() {
 	rm -rf "$K"
-	mkdir -p "$K/share" || fail "mkdir $K"
-	ksmbd.addshare -c "$K/ksmbd.conf" -a share -o "path = $K/share
-writeable = yes
-force user = root" >/dev/null || fail "ksmbd.addshare"
-	ksmbd.adduser -c "$K/ksmbd.conf" -i "$K/pwd.db" -a "$USER" -p "$PASS" \
-		>/dev/null 2>&1 || fail "ksmbd.adduser"
-	modprobe ksmbd || fail "modprobe ksmbd"
-	[ "$(smb_module ksmbd)" = ours ] ||
-		fail "modprobe ksmbd loaded $(smb_module ksmbd), not ours"
-	ksmbd.mountd -c "$K/ksmbd.conf" -u "$K/pwd.db" || fail "ksmbd.mountd"
-	# One listener per device address, each at the device's port.
-	wait_for 30 grep -q "addr=$RXE_ADDR:445 dev=$RXE_DEV " "$D/listeners" ||
-		fail "ksmbd does not listen on $RXE_ADDR:445"
-	wait_for 30 grep -q "addr=$SIW_ADDR:5445 dev=$SIW_DEV " "$D/listeners" ||
-		fail "ksmbd does not listen on $SIW_ADDR:5445"
+	out=$(ksmbd_start "$K" "$USER" "$PASS") || fail "$out"
 	grep -q "addr=$SIW_ADDR:445 " "$D/listeners" &&
 		fail "ksmbd listens on $SIW_ADDR:445 (iWARP, taken by TCP)"
 }
 
-# do_mount ADDR VERS [OPTIONS]: ksmbd hangs up until ksmbd.mountd has
-# configured it, so the first attempts may fail.
+# do_mount ADDR VERS [OPTIONS]: over RDMA, or TCP if OPTIONS is "tcp".
 do_mount() {
 	_o=rdma,vers=$2,username=$USER,password=$PASS${3:+,$3}
 	[ "$3" = tcp ] && _o=vers=$2,username=$USER,password=$PASS
-	for _i in 1 2 3 4 5 6 7 8 9 10; do
-		timeout -s KILL 180 mount.cifs "//$1/share" "$MNT" -o "$_o" \
-			>/tmp/smb-shim-mount.log 2>&1 && return 0
-		sleep 2
-	done
-	cat /tmp/smb-shim-mount.log
-	fail "mount //$1/share -o $_o"
-}
-
-drop_caches() {
-	sync
-	echo 3 >/proc/sys/vm/drop_caches
-}
-
-# roundtrip NAME SIZE MODE: write $SRC/SIZE to the share as NAME (MODE
-# buffered or direct), check the server's copy, drop the client's caches,
-# read it back the same way and check it.
-roundtrip() {
-	_f=$1 _n=$2 _m=$3
-	if [ "$_m" = direct ]; then
-		dd if="$SRC/$_n" of="$MNT/$_f" bs=16M oflag=direct 2>/dev/null ||
-			fail "O_DIRECT write of $_n bytes"
-	else
-		cp "$SRC/$_n" "$MNT/$_f" || fail "write of $_n bytes"
-	fi
-	drop_caches
-	[ "$(md5 "$K/share/$_f")" = "$(md5 "$SRC/$_n")" ] ||
-		fail "$_f ($_n bytes, $_m): the server's copy differs"
-	if [ "$_m" = direct ]; then
-		dd if="$MNT/$_f" of=/tmp/smb-shim-back bs=16M iflag=direct 2>/dev/null ||
-			fail "O_DIRECT read of $_n bytes"
-	else
-		cat "$MNT/$_f" >/tmp/smb-shim-back || fail "read of $_n bytes"
-	fi
-	[ "$(md5 /tmp/smb-shim-back)" = "$(md5 "$SRC/$_n")" ] ||
-		fail "$_f ($_n bytes, $_m): read back differs"
-	rm -f /tmp/smb-shim-back
+	smb_mount_try "$1" "$_o" || fail "mount //$1/share -o $_o"
 }
 
 # direct_write_size SIZE: one O_DIRECT write of SIZE bytes (one SMB2 WRITE)
 # must use RDMA exactly when SIZE >= the threshold.
 direct_write_size() {
-	snap
+	conn_snap
 	dd if="$SRC/$1" of="$MNT/dw-$1" bs="$1" count=1 oflag=direct 2>/dev/null ||
 		fail "O_DIRECT write of $1 bytes"
 	_r=$(cdelta mr_registrations)
@@ -195,7 +104,7 @@ session() {
 		fail "the mount of //$_a is not on $_dev"
 	find_conns
 	say "$_dev vers=$_v: client connection $cc, server connection $sc"
-	snap
+	conn_snap
 	_total=0
 	for _n in "$@"; do
 		roundtrip "b-$_n" "$_n" buffered
@@ -303,15 +212,13 @@ for a in "$RXE_ADDR:$RXE_DEV" "$SIW_ADDR:$SIW_DEV"; do
 	addr=${a%:*} dev=${a#*:}
 	do_mount "$addr" 3.1.1 seal
 	find_conns
-	snap
-	tx0=$(counter "$cc" tx_bytes)
-	rx0=$(counter "$cc" rx_bytes)
+	conn_snap
 	roundtrip "seal-b-$dev" 1048576 buffered
 	roundtrip "seal-d-$dev" 1048576 direct
 	[ "$(cdelta mr_registrations)" -eq 0 ] ||
 		fail "$dev seal: encrypted I/O used RDMA registrations"
-	tx=$(( $(counter "$cc" tx_bytes) - tx0 ))
-	rx=$(( $(counter "$cc" rx_bytes) - rx0 ))
+	tx=$(cdelta tx_bytes)
+	rx=$(cdelta rx_bytes)
 	say "$dev seal: $tx bytes sent and $rx received in messages"
 	[ "$tx" -ge $((2 * 1048576)) ] && [ "$rx" -ge $((2 * 1048576)) ] ||
 		fail "$dev seal: only $tx bytes sent, $rx received in messages"
@@ -366,10 +273,6 @@ H=/sys/module/cifs/parameters/smbd_fault_hold_register
 FI=$D/fault/post_send
 [ -e "$H" ] || fail "our cifs has no fault point $H"
 [ -e "$FI/probability" ] || fail "no fault point $FI (CONFIG_FAULT_INJECTION_DEBUG_FS)"
-conn_of_mount() {
-	sed -n 's/^SMBDirect: smbdirect.ko connection \([0-9]*\).*/\1/p' \
-		/proc/fs/cifs/DebugData | head -n 1
-}
 # replaced OLD: an active connection other than OLD is established on
 # siw (smbdirect's list: DebugData is not read while cifs reconnects)
 replaced() {
@@ -377,7 +280,7 @@ replaced() {
 		cut -d' ' -f1 | grep -qvx "$1"
 }
 drop_caches
-c0=$(conn_of_mount)
+c0=$(cifs_conn)
 echo 1 >"$H"
 dd if="$MNT/reconnect" of=/tmp/smb-shim-held bs=1M iflag=direct \
 	>/tmp/smb-shim-held.log 2>&1 &
@@ -398,7 +301,7 @@ wait "$dd_pid" || {
 wait
 [ "$(md5 /tmp/smb-shim-held)" = "$(md5 "$SRC/1048576")" ] ||
 	fail "the read whose registration was held returned other data"
-say "a registration held across the reconnection of $c0 to $(conn_of_mount): read intact"
+say "a registration held across the reconnection of $c0 to $(cifs_conn): read intact"
 rm -f /tmp/smb-shim-held "$MNT/held-reconnect"
 umount "$MNT" || fail "umount $MNT"
 session "$SIW_ADDR" "$SIW_DEV" 3.1.1 4096 1048576
@@ -406,7 +309,7 @@ session "$SIW_ADDR" "$SIW_DEV" 3.1.1 4096 1048576
 unload_cifs || fail "rmmod cifs (still in use after 30 s)"
 ksmbd.control -s >/dev/null || fail "ksmbd.control -s"
 wait_for 30 rmmod ksmbd || fail "rmmod ksmbd"
-wait_for 20 sh -c "[ ! -s $D/connections ]" || fail "connections left behind"
+wait_for 20 smbd_no_conns || fail "connections left behind"
 [ ! -s "$D/listeners" ] || fail "listeners left behind"
 rm -rf "$K" "$SRC"
 rmdir "$MNT"

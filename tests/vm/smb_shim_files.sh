@@ -41,12 +41,7 @@ FI=$D/fault/post_send
 
 cleanup() {
 	[ -e "$FI/probability" ] && echo 0 >"$FI/probability"
-	umount "$MNT" 2>/dev/null
-	ksmbd.control -s >/dev/null 2>&1
-	wait_for 30 sh -c '! pidof ksmbd.mountd'
-	wait_for 30 rmmod cifs 2>/dev/null
-	wait_for 30 rmmod ksmbd 2>/dev/null
-	rm -rf "$K" "$SRC"
+	smb_cleanup
 }
 
 fail() {
@@ -61,40 +56,6 @@ fail() {
 	exit 1
 }
 
-counter() { # counter CONN NAME
-	awk -v k="$2" '$1 == k { print $2 }' "$D/conn/$1/counters"
-}
-
-# The client's smbdirect connection (the mount's first, from DebugData)
-# and the server's connection on its other end.
-find_conns() {
-	cc=$(sed -n 's/^SMBDirect: smbdirect.ko connection \([0-9]*\).*/\1/p' \
-		/proc/fs/cifs/DebugData | head -n 1)
-	[ -n "$cc" ] || fail "no smbdirect connection in /proc/fs/cifs/DebugData"
-	_l=$(grep "^$cc role=active " "$D/connections" | sed -n 's/.* local=\([^ ]*\) .*/\1/p')
-	[ -n "$_l" ] || fail "client connection $cc not in $D/connections"
-	sc=$(grep " role=passive .* peer=$_l " "$D/connections" | cut -d' ' -f1)
-	[ -n "$sc" ] || fail "no server connection with peer $_l"
-}
-
-snap() { # remember the counters of both ends
-	for _k in mr_registrations tx_bytes rx_bytes; do
-		eval "s_c_$_k=$(counter "$cc" $_k)"
-	done
-	for _k in rdma_read_bytes rdma_write_bytes; do
-		eval "s_s_$_k=$(counter "$sc" $_k)"
-	done
-}
-cdelta() { eval "echo \$(( $(counter "$cc" "$1") - s_c_$1 ))"; }
-sdelta() { eval "echo \$(( $(counter "$sc" "$1") - s_s_$1 ))"; }
-
-md5() { md5sum "$1" | cut -d' ' -f1; }
-
-drop_caches() {
-	sync
-	echo 3 >/proc/sys/vm/drop_caches
-}
-
 # mount_opt NAME: a numeric option of the mount (rsize, wsize)
 mount_opt() {
 	grep " $MNT cifs " /proc/mounts | tr ',' '\n' | sed -n "s/^$1=//p"
@@ -102,38 +63,15 @@ mount_opt() {
 
 start_ksmbd() {
 	rm -rf "$K"
-	mkdir -p "$K/share" || fail "mkdir $K"
-	cat >"$K/ksmbd.conf" <<EOF || fail "write $K/ksmbd.conf"
-[global]
-	server multi channel support = yes
-[share]
-	path = $K/share
-	writeable = yes
-	force user = root
-EOF
-	ksmbd.adduser -c "$K/ksmbd.conf" -i "$K/pwd.db" -a "$USER" -p "$PASS" \
-		>/dev/null 2>&1 || fail "ksmbd.adduser"
-	modprobe ksmbd || fail "modprobe ksmbd"
-	[ "$(smb_module ksmbd)" = ours ] ||
-		fail "modprobe ksmbd loaded $(smb_module ksmbd), not ours"
-	ksmbd.mountd -c "$K/ksmbd.conf" -u "$K/pwd.db" || fail "ksmbd.mountd"
-	wait_for 30 grep -q "addr=$RXE_ADDR:445 dev=$RXE_DEV " "$D/listeners" ||
-		fail "ksmbd does not listen on $RXE_ADDR:445"
-	wait_for 30 grep -q "addr=$SIW_ADDR:5445 dev=$SIW_DEV " "$D/listeners" ||
-		fail "ksmbd does not listen on $SIW_ADDR:5445"
+	out=$(ksmbd_start "$K" "$USER" "$PASS" "server multi channel support = yes") ||
+		fail "$out"
 }
 
-# do_mount ADDR DEV [OPTIONS]: mount over RDMA (ksmbd hangs up until
-# ksmbd.mountd has configured it, so the first attempts may fail), check
-# the device, find the connections.
+# do_mount ADDR DEV [OPTIONS]: mount over RDMA, check the device, find
+# the connections.
 do_mount() {
 	_o=rdma,vers=3.1.1,username=$USER,password=$PASS${3:+,$3}
-	for _i in 1 2 3 4 5 6 7 8 9 10; do
-		timeout -s KILL 180 mount.cifs "//$1/share" "$MNT" -o "$_o" \
-			>/tmp/smb-files-mount.log 2>&1 && break
-		[ "$_i" -eq 10 ] && { cat /tmp/smb-files-mount.log; fail "mount //$1/share -o $_o"; }
-		sleep 2
-	done
+	smb_mount_try "$1" "$_o" || fail "mount //$1/share -o $_o"
 	grep -q "role=active state=ESTABLISHED dev=$2 " /proc/fs/cifs/DebugData ||
 		fail "the mount of //$1 is not on $2"
 	find_conns
@@ -144,29 +82,12 @@ src() {
 	[ -f "$SRC/$1" ] || head -c "$1" /dev/urandom >"$SRC/$1" || fail "make $1"
 }
 
-# roundtrip NAME SIZE buffered|direct: write $SRC/SIZE as NAME, check the
-# server's copy, drop the client's caches, read it back, check it.
-roundtrip() {
-	_f=$1 _n=$2 _m=$3
-	src "$_n"
-	if [ "$_m" = direct ]; then
-		dd if="$SRC/$_n" of="$MNT/$_f" bs=16M oflag=direct 2>/dev/null ||
-			fail "O_DIRECT write of $_n bytes"
-	else
-		cp "$SRC/$_n" "$MNT/$_f" || fail "write of $_n bytes"
-	fi
-	drop_caches
-	[ "$(md5 "$K/share/$_f")" = "$(md5 "$SRC/$_n")" ] ||
-		fail "$_f ($_n bytes, $_m): the server's copy differs"
-	if [ "$_m" = direct ]; then
-		dd if="$MNT/$_f" of=/tmp/smb-files-back bs=16M iflag=direct 2>/dev/null ||
-			fail "O_DIRECT read of $_n bytes"
-	else
-		cat "$MNT/$_f" >/tmp/smb-files-back || fail "read of $_n bytes"
-	fi
-	[ "$(md5 /tmp/smb-files-back)" = "$(md5 "$SRC/$_n")" ] ||
-		fail "$_f ($_n bytes, $_m): read back differs"
-	rm -f /tmp/smb-files-back "$MNT/$_f"
+# move NAME SIZE buffered|direct: roundtrip (lib.sh) of a SIZE-byte file
+# as NAME, which is removed afterwards.
+move() {
+	src "$2"
+	roundtrip "$@"
+	rm -f "$MNT/$1"
 }
 
 # direct_one SIZE: one O_DIRECT write, then one O_DIRECT read, of SIZE
@@ -176,7 +97,7 @@ roundtrip() {
 direct_one() {
 	_n=$1
 	src "$_n"
-	snap
+	conn_snap
 	dd if="$SRC/$_n" of="$MNT/one-$_n" bs="$_n" count=1 oflag=direct 2>/dev/null ||
 		fail "O_DIRECT write of $_n bytes"
 	_r=$(cdelta mr_registrations)
@@ -188,8 +109,8 @@ direct_one() {
 	[ "$(md5 "$K/share/one-$_n")" = "$(md5 "$SRC/$_n")" ] ||
 		fail "$_n-byte O_DIRECT write: the server's copy differs"
 	drop_caches
-	snap
-	dd if="$MNT/one-$_n" of=/tmp/smb-files-back bs="$_n" count=1 iflag=direct 2>/dev/null ||
+	conn_snap
+	dd if="$MNT/one-$_n" of="$MNT.back" bs="$_n" count=1 iflag=direct 2>/dev/null ||
 		fail "O_DIRECT read of $_n bytes"
 	_r=$(cdelta mr_registrations)
 	_b=$(sdelta rdma_write_bytes)
@@ -197,9 +118,9 @@ direct_one() {
 	[ "$_n" -gt "$rsize" ] && _want=$rsize
 	[ "$_r" -eq 1 ] && [ "$_b" -eq "$_want" ] ||
 		fail "$_n-byte read: $_r registrations, $_b bytes RDMA-written (want 1, $_want)"
-	[ "$(md5 /tmp/smb-files-back)" = "$(md5 "$SRC/$_n")" ] ||
+	[ "$(md5 "$MNT.back")" = "$(md5 "$SRC/$_n")" ] ||
 		fail "$_n-byte O_DIRECT read differs"
-	rm -f /tmp/smb-files-back "$MNT/one-$_n"
+	rm -f "$MNT.back" "$MNT/one-$_n"
 }
 
 # by_rdma SIZE CHUNK: the bytes of a SIZE-byte transfer, split in CHUNK-byte
@@ -221,7 +142,7 @@ sizes_around() {
 # tree: many small files created, listed, renamed and removed; the server
 # must see each step; no RDMA (every I/O is below the threshold).
 tree() {
-	snap
+	conn_snap
 	_t=$MNT/tree
 	mkdir "$_t" || fail "mkdir $_t"
 	_d=0
@@ -266,11 +187,11 @@ session() {
 	[ -n "$rsize" ] && [ -n "$wsize" ] || fail "$2: no rsize/wsize in /proc/mounts"
 	[ "$rsize" -le "$_max" ] && [ "$wsize" -le "$_max" ] ||
 		fail "$2: rsize $rsize or wsize $wsize above max_readwrite_size $_max"
-	snap
+	conn_snap
 	_total=0 _wmin=0 _rmin=0
 	for _n in $(sizes_around) "$BIG"; do
-		roundtrip "b-$_n" "$_n" buffered
-		roundtrip "d-$_n" "$_n" direct
+		move "b-$_n" "$_n" buffered
+		move "d-$_n" "$_n" direct
 		_total=$((_total + 2 * _n))
 		_wmin=$((_wmin + 2 * $(by_rdma "$_n" "$wsize")))
 		_rmin=$((_rmin + 2 * $(by_rdma "$_n" "$rsize")))
@@ -295,13 +216,13 @@ signed() {
 	rsize=$(mount_opt rsize)
 	wsize=$(mount_opt wsize)
 	say "$2 sign: rsize $rsize wsize $wsize"
-	snap
+	conn_snap
 	_total=0
 	for _n in $(sizes_around); do
-		roundtrip "s-$_n" "$_n" direct
+		move "s-$_n" "$_n" direct
 		_total=$((_total + _n))
 	done
-	roundtrip s-1048576 1048576 buffered
+	move s-1048576 1048576 buffered
 	_total=$((_total + 1048576))
 	_tx=$(cdelta tx_bytes)
 	_rx=$(cdelta rx_bytes)
@@ -333,8 +254,8 @@ multichannel() {
 	_c2=$(grep " role=active state=ESTABLISHED dev=$RXE_DEV " "$D/connections" | cut -d' ' -f1)
 	[ -n "$_c1" ] && [ -n "$_c2" ] || fail "multichannel: want a client connection on each device: $(cat "$D/connections")"
 	say "multichannel: channels on $SIW_DEV (connection $_c1) and $RXE_DEV (connection $_c2)"
-	_r1=$(counter "$_c1" mr_registrations)
-	_r2=$(counter "$_c2" mr_registrations)
+	_r1=$(conn_counter "$_c1" mr_registrations)
+	_r2=$(conn_counter "$_c2" mr_registrations)
 	# Several READs and WRITEs at once (one O_DIRECT request of 8 rsize),
 	# which cifs spreads over the channels.
 	_n=$((8 * 1044480))
@@ -343,12 +264,12 @@ multichannel() {
 		fail "multichannel: O_DIRECT write"
 	drop_caches
 	[ "$(md5 "$K/share/mc")" = "$(md5 "$SRC/$_n")" ] || fail "multichannel: the server's copy differs"
-	dd if="$MNT/mc" of=/tmp/smb-files-back bs="$_n" count=1 iflag=direct 2>/dev/null ||
+	dd if="$MNT/mc" of="$MNT.back" bs="$_n" count=1 iflag=direct 2>/dev/null ||
 		fail "multichannel: O_DIRECT read"
-	[ "$(md5 /tmp/smb-files-back)" = "$(md5 "$SRC/$_n")" ] || fail "multichannel: read back differs"
-	rm -f /tmp/smb-files-back "$MNT/mc"
-	_r1=$(($(counter "$_c1" mr_registrations) - _r1))
-	_r2=$(($(counter "$_c2" mr_registrations) - _r2))
+	[ "$(md5 "$MNT.back")" = "$(md5 "$SRC/$_n")" ] || fail "multichannel: read back differs"
+	rm -f "$MNT.back" "$MNT/mc"
+	_r1=$(($(conn_counter "$_c1" mr_registrations) - _r1))
+	_r2=$(($(conn_counter "$_c2" mr_registrations) - _r2))
 	say "multichannel: registrations $_r1 on $SIW_DEV, $_r2 on $RXE_DEV"
 	[ "$_r1" -gt 0 ] && [ "$_r2" -gt 0 ] ||
 		fail "multichannel: not both channels moved data by RDMA ($_r1, $_r2)"
@@ -372,7 +293,7 @@ multichannel
 unload_cifs || fail "rmmod cifs (still in use after 30 s)"
 ksmbd.control -s >/dev/null || fail "ksmbd.control -s"
 wait_for 30 rmmod ksmbd || fail "rmmod ksmbd"
-wait_for 20 sh -c "[ ! -s $D/connections ]" || fail "connections left behind"
+wait_for 20 smbd_no_conns || fail "connections left behind"
 rm -rf "$K" "$SRC"
 rmdir "$MNT"
 echo "our cifs and ksmbd: sizes around rsize/wsize and $BIG bytes, a tree of $((DIRS * FILES)) files, signing without RDMA, two channels, on rxe and siw"

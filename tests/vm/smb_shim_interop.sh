@@ -32,15 +32,6 @@ case "$(uname -r)" in
 *-dbg) SIZES="4096 1048576 2097152" ;;
 esac
 
-cleanup() {
-	umount "$MNT" 2>/dev/null
-	ksmbd.control -s >/dev/null 2>&1
-	wait_for 30 sh -c '! pidof ksmbd.mountd'
-	rmmod cifs 2>/dev/null
-	wait_for 30 rmmod ksmbd 2>/dev/null
-	rm -rf "$K" "$SRC"
-}
-
 fail() {
 	echo "FAIL: $*"
 	echo "--- modules: cifs $(smb_module cifs), ksmbd $(smb_module ksmbd)"
@@ -50,12 +41,8 @@ fail() {
 	cat "$D/connections"
 	echo "--- kernel log (cifs, ksmbd, smbdirect)"
 	dmesg | grep -E 'CIFS|cifs|ksmbd|smbdirect|smb_direct' | tail -n 40
-	cleanup
+	smb_cleanup
 	exit 1
-}
-
-counter() { # counter CONN NAME
-	awk -v k="$2" '$1 == k { print $2 }' "$D/conn/$1/counters"
 }
 
 # sum NAME ROLE DEV: NAME summed over our connections of ROLE
@@ -63,21 +50,14 @@ counter() { # counter CONN NAME
 sum() {
 	_t=0
 	for _c in $(grep " role=$2 .* dev=$3 " "$D/connections" | cut -d' ' -f1); do
-		_t=$((_t + $(counter "$_c" "$1")))
+		_t=$((_t + $(conn_counter "$_c" "$1")))
 	done
 	echo "$_t"
 }
 
-md5() { md5sum "$1" | cut -d' ' -f1; }
-
 start_ksmbd() { # start_ksmbd ours|stock
 	rm -rf "$K"
-	mkdir -p "$K/share" || fail "mkdir $K"
-	ksmbd.addshare -c "$K/ksmbd.conf" -a share -o "path = $K/share
-writeable = yes
-force user = root" >/dev/null || fail "ksmbd.addshare"
-	ksmbd.adduser -c "$K/ksmbd.conf" -i "$K/pwd.db" -a "$USER" -p "$PASS" \
-		>/dev/null 2>&1 || fail "ksmbd.adduser"
+	out=$(ksmbd_conf "$K" "$USER" "$PASS") || fail "$out"
 	if [ "$1" = stock ]; then
 		load_stock ksmbd || fail "insmod $(stock_ko ksmbd)"
 	else
@@ -88,44 +68,10 @@ force user = root" >/dev/null || fail "ksmbd.addshare"
 	ksmbd.mountd -c "$K/ksmbd.conf" -u "$K/pwd.db" || fail "ksmbd.mountd"
 }
 
-stop_ksmbd() {
-	ksmbd.control -s >/dev/null 2>&1
-	wait_for 30 sh -c '! pidof ksmbd.mountd' || fail "ksmbd.mountd did not stop"
-	wait_for 30 rmmod ksmbd || fail "rmmod ksmbd"
-}
-
-# do_mount ADDR: ksmbd hangs up until ksmbd.mountd configured it.
+# do_mount ADDR
 do_mount() {
-	for _i in 1 2 3 4 5 6 7 8 9 10; do
-		timeout -s KILL 180 mount.cifs "//$1/share" "$MNT" \
-			-o "rdma,vers=3.1.1,username=$USER,password=$PASS" \
-			>/tmp/smb-interop-mount.log 2>&1 && return 0
-		sleep 2
-	done
-	cat /tmp/smb-interop-mount.log
-	fail "mount //$1/share -o rdma"
-}
-
-roundtrip() { # roundtrip NAME SIZE buffered|direct
-	if [ "$3" = direct ]; then
-		dd if="$SRC/$2" of="$MNT/$1" bs=16M oflag=direct 2>/dev/null ||
-			fail "O_DIRECT write of $2 bytes"
-	else
-		cp "$SRC/$2" "$MNT/$1" || fail "write of $2 bytes"
-	fi
-	sync
-	echo 3 >/proc/sys/vm/drop_caches
-	[ "$(md5 "$K/share/$1")" = "$(md5 "$SRC/$2")" ] ||
-		fail "$1 ($2 bytes, $3): the server's copy differs"
-	if [ "$3" = direct ]; then
-		dd if="$MNT/$1" of=/tmp/smb-interop-back bs=16M iflag=direct 2>/dev/null ||
-			fail "O_DIRECT read of $2 bytes"
-	else
-		cat "$MNT/$1" >/tmp/smb-interop-back || fail "read of $2 bytes"
-	fi
-	[ "$(md5 /tmp/smb-interop-back)" = "$(md5 "$SRC/$2")" ] ||
-		fail "$1 ($2 bytes, $3): read back differs"
-	rm -f /tmp/smb-interop-back
+	smb_mount_try "$1" "rdma,vers=3.1.1,username=$USER,password=$PASS" ||
+		fail "mount //$1/share -o rdma"
 }
 
 files() { # files TAG: every size, both ways
@@ -168,7 +114,7 @@ for a in "$RXE_ADDR:$RXE_DEV" "$SIW_ADDR:$SIW_DEV"; do
 	umount "$MNT" || fail "umount"
 done
 unload_cifs || fail "rmmod cifs (still in use after 30 s)"
-stop_ksmbd
+out=$(ksmbd_stop) || fail "$out"
 
 # ---- 2. the stock cifs, our ksmbd. Our server hangs up before each umount
 # (server_hangs_up_first, lib.sh: the stock cifs must not end the
@@ -203,7 +149,7 @@ unload_cifs || fail "rmmod cifs (still in use after 30 s)"
 # ---- 3. the stock cifs, the stock ksmbd: the baseline of the pairs above
 # (smbdirect.ko stays loaded but carries nothing). The server hangs up
 # first here too.
-wait_for 20 sh -c "[ ! -s $D/connections ]" || fail "connections left behind"
+wait_for 20 smbd_no_conns || fail "connections left behind"
 load_stock cifs || fail "insmod $(stock_ko cifs)"
 [ "$(smb_module cifs)" = stock ] || fail "wanted the stock cifs, $(smb_module cifs) is loaded"
 for a in "$RXE_ADDR:$RXE_DEV" "$SIW_ADDR:$SIW_DEV"; do
@@ -223,7 +169,7 @@ for a in "$RXE_ADDR:$RXE_DEV" "$SIW_ADDR:$SIW_DEV"; do
 done
 unload_cifs || fail "rmmod cifs (still in use after 30 s)"
 
-wait_for 20 sh -c "[ ! -s $D/connections ]" || fail "connections left behind"
+wait_for 20 smbd_no_conns || fail "connections left behind"
 rm -rf "$K" "$SRC"
 rmdir "$MNT"
 echo "interop: our cifs with the stock ksmbd, the stock cifs with our ksmbd, stock with stock, on rxe and siw: files identical"

@@ -30,6 +30,9 @@
  * connection's buffer, QP and counters, and queue the connection's
  * disconnect work (close=1), which freeing the connection cancels once
  * its QP is drained (no completion can queue it again).
+ *
+ * A connection's verbs resources are ../smbd_rawqp.h's: slot 0 receives,
+ * slot 1 sends the Negotiate Response.
  */
 
 #include <linux/seq_file.h>
@@ -40,6 +43,7 @@
 #include <rdma/rdma_cm.h>
 #include <smbdirect/pdu.h>
 
+#include "smbd_rawqp.h"
 #include "smbd_test.h"
 
 #define SVC_RAW_BUF	4096	/* each of the receive and send halves */
@@ -56,15 +60,9 @@ struct svc_raw_conn {
 	struct svc_raw_ep ep;
 	struct list_head list;		/* under svc_lock */
 	struct svc_raw_listener *rl;
-	struct rdma_cm_id *id;
-	struct ib_pd *pd;
-	struct ib_cq *cq;
-	bool qp;
+	struct smbd_rawqp q;		/* slot 0 receives, slot 1 sends */
 	bool answered;			/* the Negotiate Response was sent */
 	struct work_struct disc_work;	/* close=1: rdma_disconnect() */
-	void *buf;			/* receive half, then send half */
-	u64 dma;
-	struct ib_device *dma_dev;
 	struct ib_cqe recv_cqe;
 	struct ib_cqe send_cqe;
 };
@@ -94,39 +92,14 @@ static DECLARE_WORK(svc_raw_reaper, svc_raw_reaper_fn);
 
 static int svc_raw_post_recv(struct svc_raw_conn *c)
 {
-	struct ib_sge sge = {
-		.addr = c->dma,
-		.length = SVC_RAW_BUF,
-		.lkey = c->pd->local_dma_lkey,
-	};
-	struct ib_recv_wr wr = {
-		.wr_cqe = &c->recv_cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
-	};
-
-	ib_dma_sync_single_for_device(c->dma_dev, c->dma, SVC_RAW_BUF,
-				      DMA_FROM_DEVICE);
-	return ib_post_recv(c->id->qp, &wr, NULL);
+	return smbd_rawqp_post_recv(&c->q, 0, &c->recv_cqe);
 }
 
 /* The Negotiate Response to @req, granting @grant credits. */
 static int svc_raw_answer(struct svc_raw_conn *c,
 			  const struct smbdx_negotiate_req *req, u16 grant)
 {
-	struct smbdx_negotiate_resp *r = c->buf + SVC_RAW_BUF;
-	struct ib_sge sge = {
-		.addr = c->dma + SVC_RAW_BUF,
-		.length = sizeof(*r),
-		.lkey = c->pd->local_dma_lkey,
-	};
-	struct ib_send_wr wr = {
-		.wr_cqe = &c->send_cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
-		.opcode = IB_WR_SEND,
-		.send_flags = IB_SEND_SIGNALED,
-	};
+	struct smbdx_negotiate_resp *r = smbd_rawqp_buf(&c->q, 1);
 
 	memset(r, 0, sizeof(*r));
 	r->min_version = cpu_to_le16(SMBDX_VERSION_1_0);
@@ -140,9 +113,7 @@ static int svc_raw_answer(struct svc_raw_conn *c,
 		cpu_to_le32(min_t(u32, le32_to_cpu(req->max_receive_size), 1364));
 	r->max_receive_size = cpu_to_le32(1364);
 	r->max_fragmented_size = cpu_to_le32(131072);
-	ib_dma_sync_single_for_device(c->dma_dev, c->dma + SVC_RAW_BUF,
-				      sizeof(*r), DMA_TO_DEVICE);
-	return ib_post_send(c->id->qp, &wr, NULL);
+	return smbd_rawqp_post_send(&c->q, 1, sizeof(*r), &c->send_cqe);
 }
 
 static void svc_raw_disc_fn(struct work_struct *w)
@@ -150,7 +121,7 @@ static void svc_raw_disc_fn(struct work_struct *w)
 	struct svc_raw_conn *c = container_of(w, struct svc_raw_conn,
 					      disc_work);
 
-	rdma_disconnect(c->id);
+	rdma_disconnect(c->q.id);
 }
 
 /* close=1: the response is out, end the connection (process context). */
@@ -173,11 +144,10 @@ static void svc_raw_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (wc->status != IB_WC_SUCCESS)
 		return;
 	atomic64_inc(&c->rl->received);
-	ib_dma_sync_single_for_cpu(c->dma_dev, c->dma, SVC_RAW_BUF,
-				   DMA_FROM_DEVICE);
+	smbd_rawqp_sync_recv(&c->q, 0);
 	if (!c->answered && c->rl->grant != SVC_RAW_SILENT &&
 	    wc->byte_len >= sizeof(req)) {
-		memcpy(&req, c->buf, sizeof(req));
+		memcpy(&req, smbd_rawqp_buf(&c->q, 0), sizeof(req));
 		c->answered = true;
 		if (!svc_raw_answer(c, &req, c->rl->grant))
 			atomic64_inc(&c->rl->answered);
@@ -188,65 +158,29 @@ static void svc_raw_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 /* Release a connection's verbs resources and its CM id. */
 static void svc_raw_conn_free(struct svc_raw_conn *c)
 {
-	if (c->qp) {
-		rdma_disconnect(c->id);
-		ib_drain_qp(c->id->qp);
+	if (c->q.qp) {
+		smbd_rawqp_drain(&c->q, true);
 		/* Drained: no completion queues the work again. */
 		cancel_work_sync(&c->disc_work);
-		rdma_destroy_qp(c->id);
 	}
-	if (c->cq)
-		ib_free_cq(c->cq);
-	if (c->dma_dev)
-		ib_dma_unmap_single(c->dma_dev, c->dma, 2 * SVC_RAW_BUF,
-				    DMA_BIDIRECTIONAL);
-	if (c->pd)
-		ib_dealloc_pd(c->pd);
-	if (c->id)
-		rdma_destroy_id(c->id);
-	kfree(c->buf);
+	smbd_rawqp_release(&c->q);
 	kfree(c);
 }
 
-/* PD, buffer, CQ and QP on @c->id's device, one receive posted. */
+/* Slots, CQ and QP on @c->q.id's device, one receive posted. */
 static int svc_raw_setup(struct svc_raw_conn *c)
 {
-	struct ib_device *dev = c->id->device;
-	struct ib_qp_init_attr qpa = {};
-	int rc;
+	static const struct smbd_rawqp_caps caps = {
+		.slot = SVC_RAW_BUF,
+		.nslots = 2,
+		.cqe = 8,
+		.send_wr = 4,
+		.recv_wr = 4,
+	};
+	int rc = smbd_rawqp_setup(&c->q, &caps, c);
 
-	c->pd = ib_alloc_pd(dev, 0);
-	if (IS_ERR(c->pd)) {
-		rc = PTR_ERR(c->pd);
-		c->pd = NULL;
-		return rc;
-	}
-	c->buf = kzalloc(2 * SVC_RAW_BUF, GFP_KERNEL);
-	if (!c->buf)
-		return -ENOMEM;
-	c->dma = ib_dma_map_single(dev, c->buf, 2 * SVC_RAW_BUF,
-				   DMA_BIDIRECTIONAL);
-	if (ib_dma_mapping_error(dev, c->dma))
-		return -ENOMEM;
-	c->dma_dev = dev;
-	c->cq = ib_alloc_cq(dev, c, 8, 0, IB_POLL_SOFTIRQ);
-	if (IS_ERR(c->cq)) {
-		rc = PTR_ERR(c->cq);
-		c->cq = NULL;
-		return rc;
-	}
-	qpa.send_cq = c->cq;
-	qpa.recv_cq = c->cq;
-	qpa.cap.max_send_wr = 4;
-	qpa.cap.max_recv_wr = 4;
-	qpa.cap.max_send_sge = 1;
-	qpa.cap.max_recv_sge = 1;
-	qpa.sq_sig_type = IB_SIGNAL_REQ_WR;
-	qpa.qp_type = IB_QPT_RC;
-	rc = rdma_create_qp(c->id, c->pd, &qpa);
 	if (rc)
 		return rc;
-	c->qp = true;
 	c->recv_cqe.done = svc_raw_recv_done;
 	c->send_cqe.done = svc_raw_send_done;
 	return svc_raw_post_recv(c);
@@ -267,7 +201,7 @@ static int svc_raw_accept(struct svc_raw_listener *rl, struct rdma_cm_id *id)
 	if (!c)
 		return -ENOMEM;
 	c->rl = rl;
-	c->id = id;
+	c->q.id = id;
 	id->context = &c->ep;
 	INIT_WORK(&c->disc_work, svc_raw_disc_fn);
 	if (rl->hold) {
@@ -280,10 +214,10 @@ static int svc_raw_accept(struct svc_raw_listener *rl, struct rdma_cm_id *id)
 		rc = rdma_accept(id, &cp);
 	if (rc) {
 		/* The CM destroys @id when we return non-zero. */
-		c->id = NULL;
-		if (c->qp)
+		c->q.id = NULL;
+		if (c->q.qp)
 			rdma_destroy_qp(id);
-		c->qp = false;
+		c->q.qp = false;
 		svc_raw_conn_free(c);
 		return rc;
 	}

@@ -34,6 +34,9 @@
  * Completions (softirq) record under rc->lock too. A raw client must be
  * closed before its device is removed: the CM's DEVICE_REMOVAL waits for
  * rdma_destroy_id().
+ *
+ * A client's verbs resources are ../smbd_rawqp.h's: SVC_RAWC_NRECV
+ * receive slots, then the send slot.
  */
 
 #include <linux/delay.h>
@@ -46,6 +49,7 @@
 #include <rdma/rdma_cm.h>
 #include <smbdirect/pdu.h>
 
+#include "smbd_rawqp.h"
 #include "smbd_test.h"
 
 #define SVC_RAWC_BUF		4096	/* each buffer slot */
@@ -74,13 +78,7 @@ struct svc_rawc {
 	struct list_head list;		/* svc_rawcs, under svc_mutex */
 	char name[32];
 	struct sockaddr_storage addr;
-	struct rdma_cm_id *id;
-	struct ib_pd *pd;
-	struct ib_cq *cq;
-	bool qp;
-	void *buf;			/* NRECV receive slots, one send slot */
-	u64 dma;
-	struct ib_device *dma_dev;
+	struct smbd_rawqp q;		/* NRECV receive slots, one send slot */
 	struct svc_rawc_slot rslot[SVC_RAWC_NRECV];
 	struct ib_cqe send_cqe;
 	spinlock_t lock;		/* the fields below */
@@ -149,20 +147,7 @@ static int svc_rawc_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 
 static int svc_rawc_post_recv(struct svc_rawc *rc, u32 idx)
 {
-	struct ib_sge sge = {
-		.addr = rc->dma + idx * SVC_RAWC_BUF,
-		.length = SVC_RAWC_BUF,
-		.lkey = rc->pd->local_dma_lkey,
-	};
-	struct ib_recv_wr wr = {
-		.wr_cqe = &rc->rslot[idx].cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
-	};
-
-	ib_dma_sync_single_for_device(rc->dma_dev, sge.addr, SVC_RAWC_BUF,
-				      DMA_FROM_DEVICE);
-	return ib_post_recv(rc->id->qp, &wr, NULL);
+	return smbd_rawqp_post_recv(&rc->q, idx, &rc->rslot[idx].cqe);
 }
 
 static void svc_rawc_recv_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -170,15 +155,14 @@ static void svc_rawc_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct svc_rawc_slot *s = container_of(wc->wr_cqe, struct svc_rawc_slot,
 					       cqe);
 	struct svc_rawc *rc = s->rc;
-	void *p = rc->buf + s->idx * SVC_RAWC_BUF;
+	void *p = smbd_rawqp_buf(&rc->q, s->idx);
 	bool first;
 
 	if (wc->status != IB_WC_SUCCESS) {
 		svc_rawc_event(rc, SVC_RAWC_GONE);
 		return;
 	}
-	ib_dma_sync_single_for_cpu(rc->dma_dev, rc->dma + s->idx * SVC_RAWC_BUF,
-				   SVC_RAWC_BUF, DMA_FROM_DEVICE);
+	smbd_rawqp_sync_recv(&rc->q, s->idx);
 	spin_lock_bh(&rc->lock);
 	first = !rc->received++;
 	if (first) {
@@ -221,27 +205,13 @@ static bool svc_rawc_sent(struct svc_rawc *rc, u32 want)
 /* Send @len bytes of the send slot and wait for the completion. */
 static int svc_rawc_send(struct svc_rawc *rc, u32 len)
 {
-	u64 addr = rc->dma + SVC_RAWC_NRECV * SVC_RAWC_BUF;
-	struct ib_sge sge = {
-		.addr = addr,
-		.length = len,
-		.lkey = rc->pd->local_dma_lkey,
-	};
-	struct ib_send_wr wr = {
-		.wr_cqe = &rc->send_cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
-		.opcode = IB_WR_SEND,
-		.send_flags = IB_SEND_SIGNALED,
-	};
 	u32 want;
 	int rc2;
 
 	spin_lock_bh(&rc->lock);
 	want = rc->sends_done + 1;
 	spin_unlock_bh(&rc->lock);
-	ib_dma_sync_single_for_device(rc->dma_dev, addr, len, DMA_TO_DEVICE);
-	rc2 = ib_post_send(rc->id->qp, &wr, NULL);
+	rc2 = smbd_rawqp_post_send(&rc->q, SVC_RAWC_NRECV, len, &rc->send_cqe);
 	if (rc2)
 		return rc2;
 	if (!wait_event_timeout(rc->wq, svc_rawc_sent(rc, want),
@@ -255,7 +225,7 @@ static int svc_rawc_send(struct svc_rawc *rc, u32 len)
 
 static void *svc_rawc_send_buf(struct svc_rawc *rc)
 {
-	return rc->buf + SVC_RAWC_NRECV * SVC_RAWC_BUF;
+	return smbd_rawqp_buf(&rc->q, SVC_RAWC_NRECV);
 }
 
 /*
@@ -286,22 +256,8 @@ static int svc_rawc_send_data(struct svc_rawc *rc, u32 data_len, u32 remaining)
 
 static void svc_rawc_free(struct svc_rawc *rc)
 {
-	if (rc->qp) {
-		rdma_disconnect(rc->id);
-		ib_drain_qp(rc->id->qp);
-		rdma_destroy_qp(rc->id);
-	}
-	if (rc->cq)
-		ib_free_cq(rc->cq);
-	if (rc->dma_dev)
-		ib_dma_unmap_single(rc->dma_dev, rc->dma,
-				    (SVC_RAWC_NRECV + 1) * SVC_RAWC_BUF,
-				    DMA_BIDIRECTIONAL);
-	if (rc->pd)
-		ib_dealloc_pd(rc->pd);
-	if (rc->id)
-		rdma_destroy_id(rc->id);
-	kfree(rc->buf);
+	smbd_rawqp_drain(&rc->q, true);
+	smbd_rawqp_release(&rc->q);
 	kfree(rc);
 }
 
@@ -316,45 +272,21 @@ static int svc_rawc_wait(struct svc_rawc *rc, int bit)
 	return rc->cm_error ? rc->cm_error : -ECONNRESET;
 }
 
-/* PD, buffers, CQ and QP on the resolved device; every receive posted. */
+/* Slots, CQ and QP on the resolved device; every receive posted. */
 static int svc_rawc_setup(struct svc_rawc *rc)
 {
-	struct ib_device *dev = rc->id->device;
-	struct ib_qp_init_attr qpa = {};
-	u32 i, len = (SVC_RAWC_NRECV + 1) * SVC_RAWC_BUF;
-	int err;
+	static const struct smbd_rawqp_caps caps = {
+		.slot = SVC_RAWC_BUF,
+		.nslots = SVC_RAWC_NRECV + 1,
+		.cqe = 2 * SVC_RAWC_NRECV + 4,
+		.send_wr = 4,
+		.recv_wr = SVC_RAWC_NRECV,
+	};
+	int err = smbd_rawqp_setup(&rc->q, &caps, rc);
+	u32 i;
 
-	rc->pd = ib_alloc_pd(dev, 0);
-	if (IS_ERR(rc->pd)) {
-		err = PTR_ERR(rc->pd);
-		rc->pd = NULL;
-		return err;
-	}
-	rc->buf = kzalloc(len, GFP_KERNEL);
-	if (!rc->buf)
-		return -ENOMEM;
-	rc->dma = ib_dma_map_single(dev, rc->buf, len, DMA_BIDIRECTIONAL);
-	if (ib_dma_mapping_error(dev, rc->dma))
-		return -ENOMEM;
-	rc->dma_dev = dev;
-	rc->cq = ib_alloc_cq(dev, rc, 2 * SVC_RAWC_NRECV + 4, 0, IB_POLL_SOFTIRQ);
-	if (IS_ERR(rc->cq)) {
-		err = PTR_ERR(rc->cq);
-		rc->cq = NULL;
-		return err;
-	}
-	qpa.send_cq = rc->cq;
-	qpa.recv_cq = rc->cq;
-	qpa.cap.max_send_wr = 4;
-	qpa.cap.max_recv_wr = SVC_RAWC_NRECV;
-	qpa.cap.max_send_sge = 1;
-	qpa.cap.max_recv_sge = 1;
-	qpa.sq_sig_type = IB_SIGNAL_REQ_WR;
-	qpa.qp_type = IB_QPT_RC;
-	err = rdma_create_qp(rc->id, rc->pd, &qpa);
 	if (err)
 		return err;
-	rc->qp = true;
 	rc->send_cqe.done = svc_rawc_send_done;
 	for (i = 0; i < SVC_RAWC_NRECV; i++) {
 		rc->rslot[i].cqe.done = svc_rawc_recv_done;
@@ -377,28 +309,27 @@ static int svc_rawc_connect(struct svc_rawc *rc)
 		.rnr_retry_count = 6,
 	};
 	struct smbdx_negotiate_req *req;
+	struct rdma_cm_id *id;
 	u32 status;
 	int err;
 
-	rc->id = rdma_create_id(&init_net, svc_rawc_handler, rc, RDMA_PS_TCP,
-				IB_QPT_RC);
-	if (IS_ERR(rc->id)) {
-		err = PTR_ERR(rc->id);
-		rc->id = NULL;
-		return err;
-	}
-	err = rdma_resolve_addr(rc->id, NULL, (struct sockaddr *)&rc->addr,
+	id = rdma_create_id(&init_net, svc_rawc_handler, rc, RDMA_PS_TCP,
+			    IB_QPT_RC);
+	if (IS_ERR(id))
+		return PTR_ERR(id);
+	rc->q.id = id;
+	err = rdma_resolve_addr(id, NULL, (struct sockaddr *)&rc->addr,
 				SVC_RAWC_WAIT_MS);
 	if (!err)
 		err = svc_rawc_wait(rc, SVC_RAWC_ADDR);
 	if (!err)
-		err = rdma_resolve_route(rc->id, SVC_RAWC_WAIT_MS);
+		err = rdma_resolve_route(id, SVC_RAWC_WAIT_MS);
 	if (!err)
 		err = svc_rawc_wait(rc, SVC_RAWC_ROUTE);
 	if (!err)
 		err = svc_rawc_setup(rc);
 	if (!err)
-		err = rdma_connect(rc->id, &cp);
+		err = rdma_connect(id, &cp);
 	if (!err)
 		err = svc_rawc_wait(rc, SVC_RAWC_EST);
 	if (err) {
