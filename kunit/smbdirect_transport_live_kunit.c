@@ -1037,6 +1037,47 @@ static void smbdx_destroy_after_send(struct kunit *test)
 	tl_expect_pull(test, p.srvc, buf, len, 77);
 }
 
+static void tl_release_recvs(void *unused)
+{
+	smbdx_test_release_recvs();
+}
+
+/*
+ * The peer sends a message and disconnects, and the CM reports the
+ * disconnect before the CQ is polled for the Receives that message
+ * filled (a busy CPU: the CM's thread runs first). The message must still
+ * be delivered whole, then the connection ends as the peer's disconnect.
+ * The receiver's completions are held back (test hook) until its CM event
+ * has been handled; before the fix, that event ended the connection at
+ * once and the held data was dropped (smbdx_recv_msg: -ECONNRESET): the
+ * rare failure of smbdx_destroy_after_send.
+ */
+static void smbdx_peer_disconnect_before_cq(struct kunit *test)
+{
+	const u32 len = 16 * 1024;
+	u8 *buf = tl_kvmalloc(test, len);
+	unsigned long end;
+	struct tl_pair p;
+
+	tl_pair_up(test, &p, NULL, NULL);
+	KUNIT_ASSERT_EQ(test, smbdx_test_hold_recvs(p.srvc), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tl_release_recvs,
+							NULL), 0);
+	tl_send_pattern(test, p.cli, buf, len, 78);
+	kunit_release_action(test, tl_conn_destroy, p.cli);
+	end = jiffies + msecs_to_jiffies(timeout_ms);
+	while (!smbdx_test_peer_disconnected(p.srvc) && time_before(jiffies, end))
+		msleep(20);
+	KUNIT_ASSERT_TRUE(test, smbdx_test_peer_disconnected(p.srvc));
+	/* Let the flushes of a QP moved to the error state queue up too. */
+	msleep(100);
+	kunit_release_action(test, tl_release_recvs, NULL);
+	tl_expect_pull(test, p.srvc, buf, len, 78);
+	KUNIT_EXPECT_EQ(test, smbdx_test_cause(p.srvc),
+			SMBDX_CAUSE_PEER_DISCONNECT);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.srvc), -ECONNRESET);
+}
+
 #define TL_NCONN	(IS_ENABLED(CONFIG_KASAN) ? 16 : 64)
 
 /* 64 connections (16 with KASAN) at once, each with its own message both ways. */
@@ -1330,6 +1371,7 @@ static struct kunit_case smbdx_transport_live_cases[] = {
 	KUNIT_CASE_PARAM_ATTR(smbdx_keepalive_timeout, tl_dev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_PARAM(smbdx_destroy_after_send, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbdx_peer_disconnect_before_cq, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_destroy_with_waiters, tl_dev_gen_params),
 	KUNIT_CASE_PARAM_ATTR(smbdx_peer_disconnect_mid_stream, tl_dev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),

@@ -56,6 +56,11 @@ LIST_HEAD(smbdx_conns);
 
 /* A disconnect's wait for the CM's ESTABLISHED after rdma_notify(). */
 #define SMBDX_EST_WAIT_MS	2000
+/*
+ * After the peer's disconnect, the wait for the flushed Receives that end
+ * the connection behind the ones that completed first (smbdx_conn_cm_event()).
+ */
+#define SMBDX_FLUSH_WAIT_MS	2000
 
 static atomic_t smbdx_conn_nums = ATOMIC_INIT(0);
 /* Connection objects allocated and not yet freed (debugfs stats). */
@@ -297,7 +302,9 @@ void __smbdx_conn_fail(struct smbdx_conn *conn, int err, int cause)
 		atomic64_inc(&smbdx_global_stats.errors[cause]);
 		smbdx_conn_log_error(conn, cause);
 	}
-	smbdx_conn_set_state(conn, SMBDX_CS_DISCONNECTING);
+	smbdx_conn_set_state(conn,
+			     test_bit(SMBDX_CMF_DISCONNECTED, &conn->cm_flags) ?
+			     SMBDX_CS_DISCONNECTED : SMBDX_CS_DISCONNECTING);
 	smbdx_send_queue_flush(conn);
 	cancel_delayed_work(&conn->neg_work);
 	cancel_delayed_work(&conn->idle_work);
@@ -653,6 +660,14 @@ static void smbdx_conn_disc_work(struct work_struct *w)
 	mutex_lock(&conn->res_mutex);
 	smbdx_conn_disconnect_qp(conn);
 	mutex_unlock(&conn->res_mutex);
+	/*
+	 * After the peer's disconnect the flushed Receives end the connection
+	 * (smbdx_conn_cm_event()); should none come, end it here, bounded.
+	 */
+	if (test_bit(SMBDX_CMF_DISCONNECTED, &conn->cm_flags) &&
+	    !wait_event_timeout(conn->wq, READ_ONCE(conn->error),
+				msecs_to_jiffies(SMBDX_FLUSH_WAIT_MS)))
+		smbdx_conn_fail(conn, -ECONNRESET, SMBDX_CAUSE_PEER_DISCONNECT);
 	smbdx_conn_put(conn);
 }
 
@@ -729,8 +744,20 @@ int smbdx_conn_cm_event(struct smbdx_conn *conn, struct rdma_cm_id *id,
 	case RDMA_CM_EVENT_DISCONNECTED:
 		spin_lock_bh(&conn->lock);
 		set_bit(SMBDX_CMF_DISCONNECTED, &conn->cm_flags);
+		/*
+		 * Receives the peer's last Sends filled may still wait in the
+		 * CQ (the CM's thread can run before the CQ is polled), and
+		 * ending the connection now would drop their data. So while
+		 * Receives are posted, the disconnect work moves the QP to
+		 * the error state instead: their flushes, which complete
+		 * behind them, end the connection (__smbdx_conn_wc_failed()).
+		 */
+		if (conn->state == SMBDX_CS_ESTABLISHED && conn->recvs_posted) {
+			spin_unlock_bh(&conn->lock);
+			smbdx_conn_queue_work(conn, &conn->disc_work);
+			break;
+		}
 		__smbdx_conn_fail(conn, -ECONNRESET, SMBDX_CAUSE_PEER_DISCONNECT);
-		smbdx_conn_set_state(conn, SMBDX_CS_DISCONNECTED);
 		spin_unlock_bh(&conn->lock);
 		break;
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:

@@ -41,8 +41,6 @@
 #include "smbd.h"
 #include "trace.h"
 
-static void smbdx_recv_done(struct ib_cq *cq, struct ib_wc *wc);
-
 /**
  * smbdx_recv_bufs_alloc() - allocate and map the receive buffers
  * @conn: connection whose PD and QP exist
@@ -392,7 +390,15 @@ static void smbdx_recv_data(struct smbdx_conn *conn, struct smbdx_recv_io *rio,
 	smbdx_msg_ready(conn, msg);
 }
 
-static void smbdx_recv_done(struct ib_cq *cq, struct ib_wc *wc)
+/**
+ * smbdx_recv_done() - a Receive completed
+ * @cq: the connection's CQ
+ * @wc: its work completion
+ *
+ * Context: the CQ's softirq handler (or a test hook replaying a held
+ * completion with bottom halves off, testhooks.c).
+ */
+void smbdx_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct smbdx_recv_io *rio = container_of(wc->wr_cqe, struct smbdx_recv_io,
 						cqe);

@@ -597,6 +597,7 @@ void smbdx_ready_flush(struct smbdx_conn *conn);
 void smbdx_conn_upcall_work(struct work_struct *w);
 
 /* ---- recv.c ---- */
+void smbdx_recv_done(struct ib_cq *cq, struct ib_wc *wc);
 int smbdx_recv_bufs_alloc(struct smbdx_conn *conn);
 void smbdx_recv_bufs_free(struct smbdx_conn *conn);
 int smbdx_post_recv_one(struct smbdx_conn *conn);
@@ -716,6 +717,9 @@ int smbdx_test_cause(struct smbdx_conn *conn);
 u64 smbdx_test_held_bytes(struct smbdx_conn *conn);
 void smbdx_test_device_removal(struct smbdx_conn *conn);
 bool smbdx_test_released(struct smbdx_conn *conn);
+bool smbdx_test_peer_disconnected(struct smbdx_conn *conn);
+int smbdx_test_hold_recvs(struct smbdx_conn *conn);
+void smbdx_test_release_recvs(void);
 void smbdx_connect_step(struct smbdx_conn *conn, enum smbdx_conn_state next);
 #else
 static inline bool smbdx_test_muted(const struct smbdx_conn *conn)

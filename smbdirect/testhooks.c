@@ -3,23 +3,25 @@
  * Test hooks of smbdirect.ko: what the KUnit suites (kunit/) read or do to
  * a connection that the exported API does not offer (its counters, its
  * first error's cause, a mute send loop, a device removal for one
- * connection), and smbdx_connect_step(), the static stub between the steps
- * of smbdx_connect(). Built only by the test build, `make SMBDX_TESTS=1`
- * (the top Kbuild then defines SMBDX_TESTS for every object); the product
- * (make, DKMS, make deb) has none of it, and smbd.h gives the product
- * constant stand-ins for the two hooks the transport calls.
- * scripts/check-install.sh and scripts/check-deb.sh fail if `nm
- * smbdirect.ko` shows an smbdx_test_* symbol or any function exported
- * here (Documentation/testing.rst, "The test build and the product").
- * Exported with EXPORT_SYMBOL_IF_KUNIT().
+ * connection, Receive completions held back), and smbdx_connect_step(),
+ * the static stub between the steps of smbdx_connect(). Built only by the
+ * test build, `make SMBDX_TESTS=1` (the top Kbuild then defines
+ * SMBDX_TESTS for every object); the product (make, DKMS, make deb) has
+ * none of it, and smbd.h gives the product constant stand-ins for the two
+ * hooks the transport calls. scripts/check-install.sh and
+ * scripts/check-deb.sh fail if `nm smbdirect.ko` shows an smbdx_test_*
+ * symbol or any function exported here (Documentation/testing.rst, "The
+ * test build and the product"). Exported with EXPORT_SYMBOL_IF_KUNIT().
  *
  * Concurrency: each hook takes the lock that guards what it reads or
  * changes (conn->lock for the send loop's mute and held_bytes, res_mutex
  * for released); counters are atomics read without a lock. The caller
- * holds a reference on @conn.
+ * holds a reference on @conn. Held Receive completions sit on a list
+ * under smbdx_test_held_lock (taken in softirq and process context).
  */
 
 #include <linux/module.h>
+#include <linux/slab.h>
 #include <kunit/static_stub.h>
 #include <kunit/visibility.h>
 
@@ -178,6 +180,118 @@ u64 smbdx_test_held_bytes(struct smbdx_conn *conn)
 	return held;
 }
 EXPORT_SYMBOL_IF_KUNIT(smbdx_test_held_bytes);
+
+/**
+ * smbdx_test_peer_disconnected() - test hook: has the CM reported the
+ *	peer's disconnect?
+ * @conn: connection
+ *
+ * Return: true once its DISCONNECTED event was handled.
+ */
+bool smbdx_test_peer_disconnected(struct smbdx_conn *conn)
+{
+	return test_bit(SMBDX_CMF_DISCONNECTED, &conn->cm_flags);
+}
+EXPORT_SYMBOL_IF_KUNIT(smbdx_test_peer_disconnected);
+
+/*
+ * Held Receive completions, in the order the CQ gave them, of the one
+ * connection smbdx_test_hold_recvs() redirected (one at a time).
+ */
+struct smbdx_test_held_wc {
+	struct list_head list;
+	struct ib_cq *cq;
+	struct ib_wc wc;
+};
+
+static DEFINE_SPINLOCK(smbdx_test_held_lock);
+static LIST_HEAD(smbdx_test_held);
+static bool smbdx_test_holding;
+
+static void smbdx_test_recv_held(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct smbdx_test_held_wc *h;
+	unsigned long flags;
+
+	spin_lock_irqsave(&smbdx_test_held_lock, flags);
+	if (!smbdx_test_holding && list_empty(&smbdx_test_held)) {
+		spin_unlock_irqrestore(&smbdx_test_held_lock, flags);
+		smbdx_recv_done(cq, wc);
+		return;
+	}
+	h = kmalloc(sizeof(*h), GFP_ATOMIC);
+	if (WARN_ON_ONCE(!h)) {
+		spin_unlock_irqrestore(&smbdx_test_held_lock, flags);
+		return;
+	}
+	h->cq = cq;
+	h->wc = *wc;
+	list_add_tail(&h->list, &smbdx_test_held);
+	spin_unlock_irqrestore(&smbdx_test_held_lock, flags);
+}
+
+/**
+ * smbdx_test_hold_recvs() - test hook: hold back @conn's Receive completions
+ * @conn: an established connection
+ *
+ * From now on @conn's Receive completions are kept, in order, instead of
+ * being processed, until smbdx_test_release_recvs(): a test can then make
+ * the CQ lag behind a CM event, as a busy CPU sometimes does. One
+ * connection at a time; its completions go through the hold's handler
+ * until it is destroyed (processed at once after the release).
+ *
+ * Return: 0, or -EBUSY while another hold is on.
+ */
+int smbdx_test_hold_recvs(struct smbdx_conn *conn)
+{
+	u32 i;
+
+	spin_lock_bh(&smbdx_test_held_lock);
+	if (smbdx_test_holding || !list_empty(&smbdx_test_held)) {
+		spin_unlock_bh(&smbdx_test_held_lock);
+		return -EBUSY;
+	}
+	smbdx_test_holding = true;
+	spin_unlock_bh(&smbdx_test_held_lock);
+	mutex_lock(&conn->res_mutex);
+	for (i = 0; i < conn->nrios; i++)
+		WRITE_ONCE(conn->rios[i].cqe.done, smbdx_test_recv_held);
+	mutex_unlock(&conn->res_mutex);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(smbdx_test_hold_recvs);
+
+/**
+ * smbdx_test_release_recvs() - test hook: process the held completions
+ *
+ * Processes what smbdx_test_hold_recvs() held, oldest first, as the CQ's
+ * handler would have (bottom halves off); completions that arrive
+ * meanwhile queue behind them, later ones are processed at once.
+ *
+ * Context: process.
+ */
+void smbdx_test_release_recvs(void)
+{
+	struct smbdx_test_held_wc *h;
+
+	for (;;) {
+		spin_lock_bh(&smbdx_test_held_lock);
+		h = list_first_entry_or_null(&smbdx_test_held,
+					     struct smbdx_test_held_wc, list);
+		if (!h) {
+			smbdx_test_holding = false;
+			spin_unlock_bh(&smbdx_test_held_lock);
+			return;
+		}
+		list_del(&h->list);
+		spin_unlock_bh(&smbdx_test_held_lock);
+		local_bh_disable();
+		smbdx_recv_done(h->cq, &h->wc);
+		local_bh_enable();
+		kfree(h);
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(smbdx_test_release_recvs);
 
 /**
  * smbdx_connect_step() - smbdx_connect() is about to begin step @next
