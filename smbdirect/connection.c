@@ -1,8 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * SMB Direct connection object: life cycle, state machine, first-error
- * handling, RDMA CM event dispatch, teardown, device removal, and the parts
- * of the API that act on a whole connection (disconnect, destroy, query).
+ * handling, teardown, device removal, and the parts of the API that act on
+ * a whole connection (disconnect, destroy, query). CM events are
+ * dispatched in cm.c.
+ *
+ * Ownership: smbdx_conn_alloc() sets up the common part of struct
+ * smbdx_conn and lets each part set up its own lists and work items
+ * (smbdx_send_init(), smbdx_deliver_init(), smbdx_timers_init()); the
+ * timers are stopped through timer.c too. What this file still calls
+ * above it: the send queue's flush at failure (send.c), the part inits,
+ * the verbs resources' release at teardown (qp.c), and at publication and
+ * release the debugfs directory (debugfs.c) and the messages never taken
+ * (deliver.c).
  *
  * Normal operation: a connection is created by smbdx_connect() (connect.c)
  * or by a listener's CONNECT_REQUEST (listen.c). Its state only moves
@@ -121,21 +131,18 @@ struct smbdx_conn *smbdx_conn_alloc(enum smbdx_role role,
 
 	spin_lock_init(&conn->lock);
 	init_waitqueue_head(&conn->wq);
-	init_waitqueue_head(&conn->recv_wq);
 	conn->state = SMBDX_CS_CREATED;
-	INIT_LIST_HEAD(&conn->send_queue);
-	INIT_LIST_HEAD(&conn->sends_inflight);
+	/* recv.c fills it when the receive buffers are allocated. */
 	INIT_LIST_HEAD(&conn->rio_free);
-	INIT_LIST_HEAD(&conn->ready);
 	mutex_init(&conn->res_mutex);
 
-	INIT_DELAYED_WORK(&conn->neg_work, smbdx_neg_work);
-	INIT_DELAYED_WORK(&conn->idle_work, smbdx_idle_work);
-	INIT_WORK(&conn->upcall_work, smbdx_conn_upcall_work);
 	INIT_WORK(&conn->disc_work, smbdx_conn_disc_work);
-	INIT_WORK(&conn->pump_work, smbdx_pump_work);
 	INIT_WORK(&conn->teardown_work, smbdx_conn_teardown_work);
 	INIT_WORK(&conn->release_work, smbdx_conn_release_work);
+	/* Each part sets up its own lists and work items. */
+	smbdx_send_init(conn);
+	smbdx_deliver_init(conn);
+	smbdx_timers_init(conn);
 	return conn;
 }
 
@@ -299,8 +306,7 @@ void __smbdx_conn_fail(struct smbdx_conn *conn, int err, int cause)
 	}
 	smbdx_conn_set_state(conn, SMBDX_CS_DISCONNECTING);
 	smbdx_send_queue_flush(conn);
-	cancel_delayed_work(&conn->neg_work);
-	cancel_delayed_work(&conn->idle_work);
+	smbdx_timers_cancel(conn);
 	wake_up_all(&conn->wq);
 	wake_up_all(&conn->recv_wq);
 	smbdx_conn_queue_work(conn, &conn->disc_work);
@@ -610,8 +616,7 @@ void smbdx_conn_teardown(struct smbdx_conn *conn)
 {
 	might_sleep();
 	smbdx_conn_fail(conn, -ESHUTDOWN, SMBDX_CAUSE_NONE);
-	cancel_delayed_work_sync(&conn->neg_work);
-	cancel_delayed_work_sync(&conn->idle_work);
+	smbdx_timers_cancel_sync(conn);
 
 	mutex_lock(&conn->res_mutex);
 	if (conn->released)
@@ -654,117 +659,6 @@ static void smbdx_conn_disc_work(struct work_struct *w)
 	smbdx_conn_disconnect_qp(conn);
 	mutex_unlock(&conn->res_mutex);
 	smbdx_conn_put(conn);
-}
-
-static void smbdx_conn_record_ird_ord(struct smbdx_conn *conn,
-				      const struct rdma_conn_param *p)
-{
-	if (p->responder_resources)
-		conn->ird = p->responder_resources;
-	if (p->initiator_depth)
-		conn->ord = p->initiator_depth;
-}
-
-/**
- * smbdx_conn_cm_event() - a CM event on a connection's cm_id
- * @conn: connection (the cm_id's context)
- * @id: its cm_id
- * @event: the event
- *
- * Context: the RDMA CM's handler (process context, handler mutex held).
- * Records the event for the connecting thread, or terminates the
- * connection; never destroys the cm_id.
- *
- * Return: 0 (the CM must not destroy the cm_id).
- */
-int smbdx_conn_cm_event(struct smbdx_conn *conn, struct rdma_cm_id *id,
-			struct rdma_cm_event *event)
-{
-	pr_debug("connection %u: %s (%d)\n", conn->num,
-		 rdma_event_msg(event->event), event->status);
-	trace_smbdx_cm_event(conn, id, event);
-	/* Lost CM messages: the timers and the peer must cope. */
-	if (event->event != RDMA_CM_EVENT_DEVICE_REMOVAL &&
-	    smbdx_fault(SMBDX_FAULT_CM_EVENT))
-		return 0;
-
-	switch (event->event) {
-	case RDMA_CM_EVENT_ADDR_RESOLVED:
-		set_bit(SMBDX_CMF_ADDR_RESOLVED, &conn->cm_flags);
-		wake_up_all(&conn->wq);
-		break;
-	case RDMA_CM_EVENT_ROUTE_RESOLVED:
-		set_bit(SMBDX_CMF_ROUTE_RESOLVED, &conn->cm_flags);
-		wake_up_all(&conn->wq);
-		break;
-	case RDMA_CM_EVENT_ESTABLISHED:
-		/* The passive side keeps what it negotiated at the request. */
-		if (conn->role == SMBDX_ROLE_ACTIVE) {
-			spin_lock_bh(&conn->lock);
-			smbdx_conn_record_ird_ord(conn, &event->param.conn);
-			spin_unlock_bh(&conn->lock);
-		}
-		set_bit(SMBDX_CMF_ESTABLISHED, &conn->cm_flags);
-		wake_up_all(&conn->wq);
-		break;
-	case RDMA_CM_EVENT_ADDR_ERROR:
-	case RDMA_CM_EVENT_ROUTE_ERROR:
-	case RDMA_CM_EVENT_CONNECT_ERROR:
-	case RDMA_CM_EVENT_UNREACHABLE:
-		spin_lock_bh(&conn->lock);
-		__smbdx_conn_fail_concrete(conn, event->status < 0 ?
-					   event->status : -EHOSTUNREACH,
-					   SMBDX_CAUSE_CM_ERROR);
-		spin_unlock_bh(&conn->lock);
-		break;
-	case RDMA_CM_EVENT_REJECTED:
-		spin_lock_bh(&conn->lock);
-		__smbdx_conn_fail_concrete(conn, -ECONNREFUSED,
-					   SMBDX_CAUSE_REJECTED);
-		spin_unlock_bh(&conn->lock);
-		break;
-	case RDMA_CM_EVENT_ADDR_CHANGE:
-		smbdx_conn_fail(conn, -ENETRESET, SMBDX_CAUSE_CM_ERROR);
-		break;
-	case RDMA_CM_EVENT_DISCONNECTED:
-		spin_lock_bh(&conn->lock);
-		set_bit(SMBDX_CMF_DISCONNECTED, &conn->cm_flags);
-		__smbdx_conn_fail(conn, -ECONNRESET, SMBDX_CAUSE_PEER_DISCONNECT);
-		smbdx_conn_set_state(conn, SMBDX_CS_DISCONNECTED);
-		spin_unlock_bh(&conn->lock);
-		break;
-	case RDMA_CM_EVENT_DEVICE_REMOVAL:
-		smbdx_conn_fail(conn, -ENODEV, SMBDX_CAUSE_DEVICE_REMOVAL);
-		/* The CM waits until this cm_id is destroyed. */
-		smbdx_conn_queue_work(conn, &conn->teardown_work);
-		break;
-	default:
-		break;
-	}
-	return 0;
-}
-
-/**
- * smbdx_cm_handler() - the event handler of every smbdirect cm_id
- * @id: cm_id; its context is a connection or a listener
- * @event: the event
- *
- * A connect request arrives on a new cm_id whose context is still the
- * listener's; the listener makes a connection its context.
- *
- * Return: 0, or non-zero to have the CM destroy @id (refused connect
- * request only).
- */
-int smbdx_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *event)
-{
-	enum smbdx_obj_kind *kind = id->context;
-
-	if (*kind == SMBDX_OBJ_LISTENER)
-		return smbdx_listener_cm_event(container_of(kind,
-							   struct smbdx_listener,
-							   kind), id, event);
-	return smbdx_conn_cm_event(container_of(kind, struct smbdx_conn, kind),
-				  id, event);
 }
 
 /**

@@ -245,13 +245,11 @@ out:
 	spin_unlock_bh(&conn->lock);
 }
 
-/**
- * smbdx_conn_upcall_work() - hand-over, message delivery, loss notification
- * @w: the connection's upcall_work
- *
- * Context: smbdirect's workqueue; holds a reference taken when queued.
+/*
+ * Hand-over, message delivery, loss notification. Runs on smbdirect's
+ * workqueue and holds a reference taken when queued.
  */
-void smbdx_conn_upcall_work(struct work_struct *w)
+static void smbdx_conn_upcall_work(struct work_struct *w)
 {
 	struct smbdx_conn *conn = container_of(w, struct smbdx_conn, upcall_work);
 
@@ -260,6 +258,21 @@ void smbdx_conn_upcall_work(struct work_struct *w)
 	smbdx_conn_deliver(conn);
 	WRITE_ONCE(conn->upcall_task, NULL);
 	smbdx_conn_put(conn);
+}
+
+/**
+ * smbdx_deliver_init() - set up a new connection's delivery
+ * @conn: connection being allocated, not yet visible
+ *
+ * The ready queue, the pull form's wait queue and upcall_work.
+ *
+ * Context: process (smbdx_conn_alloc()).
+ */
+void smbdx_deliver_init(struct smbdx_conn *conn)
+{
+	INIT_LIST_HEAD(&conn->ready);
+	init_waitqueue_head(&conn->recv_wq);
+	INIT_WORK(&conn->upcall_work, smbdx_conn_upcall_work);
 }
 
 /**

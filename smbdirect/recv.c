@@ -197,7 +197,7 @@ static void smbdx_conn_established(struct smbdx_conn *conn)
 	smbdx_reasm_init(&conn->ra, conn->params.max_fragmented_recv_size);
 	conn->negotiated = true;
 	smbdx_conn_set_state(conn, SMBDX_CS_ESTABLISHED);
-	cancel_delayed_work(&conn->neg_work);
+	smbdx_neg_timer_stop(conn);
 	conn->last_rx = jiffies;
 	smbdx_idle_timer_arm(conn, conn->keepalive_j);
 	if (conn->role == SMBDX_ROLE_PASSIVE)

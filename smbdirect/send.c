@@ -372,12 +372,11 @@ void __smbdx_send_pump(struct smbdx_conn *conn, struct smbdx_send_io **spare)
 	}
 }
 
-/**
- * smbdx_pump_work() - run the send loop with an io allocated in process
- *	context (after a GFP_ATOMIC allocation failed)
- * @w: the connection's pump_work
+/*
+ * Run the send loop with an io allocated in process context (after a
+ * GFP_ATOMIC allocation failed); holds a reference taken when queued.
  */
-void smbdx_pump_work(struct work_struct *w)
+static void smbdx_pump_work(struct work_struct *w)
 {
 	struct smbdx_conn *conn = container_of(w, struct smbdx_conn, pump_work);
 	struct smbdx_send_io *spare;
@@ -388,6 +387,21 @@ void smbdx_pump_work(struct work_struct *w)
 	spin_unlock_bh(&conn->lock);
 	kfree(spare);
 	smbdx_conn_put(conn);
+}
+
+/**
+ * smbdx_send_init() - set up a new connection's send part
+ * @conn: connection being allocated, not yet visible
+ *
+ * The send queue, the list of posted Sends and pump_work.
+ *
+ * Context: process (smbdx_conn_alloc()).
+ */
+void smbdx_send_init(struct smbdx_conn *conn)
+{
+	INIT_LIST_HEAD(&conn->send_queue);
+	INIT_LIST_HEAD(&conn->sends_inflight);
+	INIT_WORK(&conn->pump_work, smbdx_pump_work);
 }
 
 /**

@@ -537,13 +537,13 @@ void smbdx_conn_wait_wr(struct smbdx_conn *conn, struct completion *done);
 void smbdx_conn_queue_work(struct smbdx_conn *conn, struct work_struct *w);
 void smbdx_conn_teardown(struct smbdx_conn *conn);
 void smbdx_conn_comm_est(struct smbdx_conn *conn);
-int smbdx_conn_cm_event(struct smbdx_conn *conn, struct rdma_cm_id *id,
-			struct rdma_cm_event *event);
-int smbdx_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *event);
 void smbdx_conns_device_removed(struct ib_device *ibdev);
 struct smbdx_conn *smbdx_conn_owned_by(struct module *mod);
 struct smbdx_listener *smbdx_listener_owned_by(struct module *mod);
 void smbdx_conn_log_error(struct smbdx_conn *conn, int cause);
+
+/* ---- cm.c ---- */
+int smbdx_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *event);
 
 /* ---- addr.c ---- */
 size_t smbdx_sockaddr_len(const struct sockaddr *sa);
@@ -575,7 +575,7 @@ void smbdx_lgroups_kick(void);
 
 /* ---- send.c ---- */
 void __smbdx_send_pump(struct smbdx_conn *conn, struct smbdx_send_io **spare);
-void smbdx_pump_work(struct work_struct *w);
+void smbdx_send_init(struct smbdx_conn *conn);
 struct smbdx_send_io *smbdx_send_io_alloc(struct smbdx_conn *conn, u32 size,
 					  gfp_t gfp);
 void smbdx_send_io_free(struct smbdx_send_io *io);
@@ -594,7 +594,7 @@ int smbdx_msg_fill(struct smbdx_msg *msg, u32 off, const u8 *src, u32 len,
 		   gfp_t gfp);
 void smbdx_msg_ready(struct smbdx_conn *conn, struct smbdx_msg *msg);
 void smbdx_ready_flush(struct smbdx_conn *conn);
-void smbdx_conn_upcall_work(struct work_struct *w);
+void smbdx_deliver_init(struct smbdx_conn *conn);
 
 /* ---- recv.c ---- */
 int smbdx_recv_bufs_alloc(struct smbdx_conn *conn);
@@ -619,9 +619,11 @@ void smbdx_rw_release_orphans(struct smbdx_conn *conn);
 
 /* ---- timer.c ---- */
 void smbdx_neg_timer_start(struct smbdx_conn *conn);
+void smbdx_neg_timer_stop(struct smbdx_conn *conn);
 void smbdx_idle_timer_arm(struct smbdx_conn *conn, unsigned long delay);
-void smbdx_neg_work(struct work_struct *w);
-void smbdx_idle_work(struct work_struct *w);
+void smbdx_timers_init(struct smbdx_conn *conn);
+void smbdx_timers_cancel(struct smbdx_conn *conn);
+void smbdx_timers_cancel_sync(struct smbdx_conn *conn);
 
 /* ---- debugfs.c ---- */
 void smbdx_debugfs_init(void);

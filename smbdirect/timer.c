@@ -44,10 +44,20 @@ void smbdx_neg_timer_start(struct smbdx_conn *conn)
 }
 
 /**
- * smbdx_neg_work() - the Negotiation Timer expired (3.1.6.1)
- * @w: the connection's neg_work
+ * smbdx_neg_timer_stop() - negotiation completed: stop its timer
+ * @conn: connection, lock held
+ *
+ * A timer already running finds the connection negotiated and does
+ * nothing.
  */
-void smbdx_neg_work(struct work_struct *w)
+void smbdx_neg_timer_stop(struct smbdx_conn *conn)
+{
+	lockdep_assert_held(&conn->lock);
+	cancel_delayed_work(&conn->neg_work);
+}
+
+/* The Negotiation Timer expired (3.1.6.1). */
+static void smbdx_neg_work(struct work_struct *w)
 {
 	struct smbdx_conn *conn = container_of(to_delayed_work(w),
 					      struct smbdx_conn, neg_work);
@@ -70,11 +80,8 @@ void smbdx_idle_timer_arm(struct smbdx_conn *conn, unsigned long delay)
 		mod_delayed_work(smbdx_wq, &conn->idle_work, delay);
 }
 
-/**
- * smbdx_idle_work() - the Idle Connection Timer expired (3.1.6.2)
- * @w: the connection's idle_work
- */
-void smbdx_idle_work(struct work_struct *w)
+/* The Idle Connection Timer expired (3.1.6.2). */
+static void smbdx_idle_work(struct work_struct *w)
 {
 	struct smbdx_conn *conn = container_of(to_delayed_work(w),
 					      struct smbdx_conn, idle_work);
@@ -100,4 +107,43 @@ void smbdx_idle_work(struct work_struct *w)
 	__smbdx_send_pump(conn, NULL);
 out:
 	spin_unlock_bh(&conn->lock);
+}
+
+/**
+ * smbdx_timers_init() - set up a new connection's two timers
+ * @conn: connection being allocated, not yet visible
+ *
+ * Context: process (smbdx_conn_alloc()).
+ */
+void smbdx_timers_init(struct smbdx_conn *conn)
+{
+	INIT_DELAYED_WORK(&conn->neg_work, smbdx_neg_work);
+	INIT_DELAYED_WORK(&conn->idle_work, smbdx_idle_work);
+}
+
+/**
+ * smbdx_timers_cancel() - stop both timers of a failed connection
+ * @conn: connection, lock held, its error set (so neither is armed again)
+ *
+ * A timer already running finishes (it finds the error and does nothing).
+ *
+ * Context: any; never sleeps.
+ */
+void smbdx_timers_cancel(struct smbdx_conn *conn)
+{
+	lockdep_assert_held(&conn->lock);
+	cancel_delayed_work(&conn->neg_work);
+	cancel_delayed_work(&conn->idle_work);
+}
+
+/**
+ * smbdx_timers_cancel_sync() - stop both timers and wait for a running one
+ * @conn: failed connection
+ *
+ * Context: process, not under conn->lock (a running timer takes it).
+ */
+void smbdx_timers_cancel_sync(struct smbdx_conn *conn)
+{
+	cancel_delayed_work_sync(&conn->neg_work);
+	cancel_delayed_work_sync(&conn->idle_work);
 }
