@@ -400,8 +400,8 @@ struct smbdx_conn *smbdx_connect_report(struct net *net, const struct sockaddr *
 	rc = conn->error;
 	if (!rc) {
 		conn->handed_over = true;
-		if (!list_empty(&conn->ready) && ops && ops->recv)
-			smbdx_conn_queue_work(conn, &conn->upcall_work);
+		if (!list_empty(&conn->recv.ready) && ops && ops->recv)
+			smbdx_conn_queue_work(conn, &conn->recv.upcall_work);
 	}
 	spin_unlock_bh(&conn->lock);
 	if (rc)

@@ -133,7 +133,7 @@ struct smbdx_conn *smbdx_conn_alloc(enum smbdx_role role,
 	init_waitqueue_head(&conn->wq);
 	conn->state = SMBDX_CS_CREATED;
 	/* recv.c fills it when the receive buffers are allocated. */
-	INIT_LIST_HEAD(&conn->rio_free);
+	INIT_LIST_HEAD(&conn->recv.free);
 	mutex_init(&conn->res_mutex);
 
 	INIT_WORK(&conn->disc_work, smbdx_conn_disc_work);
@@ -188,7 +188,7 @@ static void smbdx_conn_release_work(struct work_struct *w)
 
 	smbdx_debugfs_conn_remove(conn);
 	smbdx_ready_flush(conn);
-	kfree(conn->mrs);
+	kfree(conn->mr.pool);
 	kfree(conn);
 	atomic_dec(&smbdx_conns_alive);
 }
@@ -308,9 +308,9 @@ void __smbdx_conn_fail(struct smbdx_conn *conn, int err, int cause)
 	smbdx_send_queue_flush(conn);
 	smbdx_timers_cancel(conn);
 	wake_up_all(&conn->wq);
-	wake_up_all(&conn->recv_wq);
+	wake_up_all(&conn->recv.wq);
 	smbdx_conn_queue_work(conn, &conn->disc_work);
-	smbdx_conn_queue_work(conn, &conn->upcall_work);
+	smbdx_conn_queue_work(conn, &conn->recv.upcall_work);
 }
 
 /**
@@ -680,7 +680,7 @@ struct smbdx_conn *smbdx_conn_owned_by(struct module *mod)
 		if (!conn->ops || !within_module((unsigned long)conn->ops, mod))
 			continue;
 		spin_lock_bh(&conn->lock);
-		if (conn->handed_over && !conn->upcalls_off) {
+		if (conn->handed_over && !conn->recv.upcalls_off) {
 			smbdx_conn_get(conn);
 			found = conn;
 		}
@@ -749,7 +749,7 @@ static bool smbdx_sends_drained(struct smbdx_conn *conn)
 
 	spin_lock_bh(&conn->lock);
 	done = conn->state != SMBDX_CS_ESTABLISHED ||
-	       (!conn->sends_posted && list_empty(&conn->send_queue));
+	       (!conn->send.posted && list_empty(&conn->send.queue));
 	spin_unlock_bh(&conn->lock);
 	return done;
 }
@@ -782,19 +782,19 @@ void smbdx_destroy(struct smbdx_conn *conn)
 	 * give the Sends a bounded time to complete before disconnecting.
 	 */
 	spin_lock_bh(&conn->lock);
-	conn->draining = true;
+	conn->send.draining = true;
 	spin_unlock_bh(&conn->lock);
 	if (!wait_event_timeout(conn->wq, smbdx_sends_drained(conn),
 				msecs_to_jiffies(READ_ONCE(smbdx_destroy_drain_ms))))
 		smbdx_stat_inc(conn, SMBDX_STAT_DESTROY_DRAIN_TIMEOUTS);
 
 	spin_lock_bh(&conn->lock);
-	conn->upcalls_off = true;
+	conn->recv.upcalls_off = true;
 	__smbdx_conn_fail(conn, -ESHUTDOWN, SMBDX_CAUSE_NONE);
 	spin_unlock_bh(&conn->lock);
 
-	if (READ_ONCE(conn->upcall_task) != current)
-		flush_work(&conn->upcall_work);
+	if (READ_ONCE(conn->recv.upcall_task) != current)
+		flush_work(&conn->recv.upcall_work);
 	/* Senders and receivers still inside the API were woken: let them go. */
 	wait_event(conn->wq, smbdx_conn_no_waiters(conn));
 	smbdx_conn_teardown(conn);
@@ -827,8 +827,8 @@ int smbdx_conn_query(struct smbdx_conn *conn, struct smbdx_conn_info *info)
 	info->keepalive_ms = conn->cfg.keepalive_ms;
 	info->iwarp = conn->limits.iwarp;
 	info->max_sge = conn->limits.max_send_sge;
-	if (conn->mr_depth > 1 && conn->nmrs)
-		info->max_reg_len = (conn->mr_depth - 1) * PAGE_SIZE;
+	if (conn->mr.depth > 1 && conn->mr.pool_size)
+		info->max_reg_len = (conn->mr.depth - 1) * PAGE_SIZE;
 	info->local = conn->local;
 	info->peer = conn->peer;
 	strscpy(info->device, conn->devname, sizeof(info->device));

@@ -39,7 +39,7 @@
 void smbdx_test_set_mute(struct smbdx_conn *conn, bool mute)
 {
 	spin_lock_bh(&conn->lock);
-	conn->test_mute = mute;
+	conn->send.test_mute = mute;
 	if (!mute)
 		__smbdx_send_pump(conn, NULL);
 	spin_unlock_bh(&conn->lock);
@@ -173,7 +173,7 @@ u64 smbdx_test_held_bytes(struct smbdx_conn *conn)
 	u64 held;
 
 	spin_lock_bh(&conn->lock);
-	held = conn->held_bytes;
+	held = conn->recv.held_bytes;
 	spin_unlock_bh(&conn->lock);
 	return held;
 }

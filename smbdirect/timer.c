@@ -3,10 +3,13 @@
  * SMB Direct timers: the Negotiation Timer (MS-SMBD 3.1.2.1, 3.1.6.1) and
  * the Idle Connection Timer with keepalives (3.1.2.2, 3.1.6.2).
  *
- * Both are delayed work items on smbdirect's workqueue. They hold no
- * connection reference: teardown cancels them synchronously before the
- * connection can be freed, and they are only (re)armed under conn->lock
- * while the connection has not failed, so none is pending afterwards.
+ * Both are delayed work items on smbdirect's workqueue, conn->neg_work and
+ * conn->idle_work, which only this file sets up, arms and cancels
+ * (smbdx_timers_init(), smbdx_timers_cancel*(), smbdx_neg_timer_stop()).
+ * They hold no connection reference: teardown cancels them synchronously
+ * before the connection can be freed, and they are only (re)armed under
+ * conn->lock while the connection has not failed, so none is pending
+ * afterwards.
  *
  * Negotiation Timer: started when connecting (120 s by default, covering
  * address and route resolution, the RDMA connection and the negotiate
@@ -91,7 +94,7 @@ static void smbdx_idle_work(struct work_struct *w)
 	if (conn->state != SMBDX_CS_ESTABLISHED)
 		goto out;
 	if (conn->cr.keepalive == SMBDX_KEEPALIVE_NONE) {
-		idle = jiffies - conn->last_rx;
+		idle = jiffies - conn->recv.last_rx;
 		if (idle < conn->keepalive_j) {
 			smbdx_idle_timer_arm(conn, conn->keepalive_j - idle);
 			goto out;
