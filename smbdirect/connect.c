@@ -12,7 +12,7 @@
  * Negotiation Timer (120 s by default) bounds the whole sequence.
  *
  * The CM event handler only records events and wakes the thread
- * (connection.c). Every call on the cm_id (resolve address, resolve route,
+ * (cm.c). Every call on the cm_id (resolve address, resolve route,
  * connect) and every resource set-up happens under res_mutex, after
  * checking that the connection is not released: in the thread, except
  * rdma_connect(), which a work item makes (connect_work, holding a

@@ -489,8 +489,9 @@ struct smbdx_conn_rw {
  *	state and none
  * @handed_over: the upper layer owns the connection (smbdx_connect()
  *	returned it, or accept returned 0): callbacks may run. Not the
- *	state: the hand-over follows ESTABLISHED in a work item, may never
- *	come (accept refused) and stays true after a failure
+ *	state: the hand-over comes after ESTABLISHED (in the connecting
+ *	thread, or in the upcall work), may never come (accept refused) and
+ *	stays true after a failure
  * @waiters: API calls sleeping on the connection (smbdx_conn_wait_begin())
  * @ctx: the upper layer's context (READ_ONCE/WRITE_ONCE)
  * @params: the negotiated parameters (3.1.5.6, 3.1.5.7)
