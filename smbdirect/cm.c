@@ -10,7 +10,11 @@
  * conn->wq) and, on the active side's ESTABLISHED, the IRD/ORD the CM
  * reports. A passive connection's CONNECT_REQUEST arrives on a new cm_id
  * whose context is still the listener's: listen.c creates the connection
- * and makes it the cm_id's context, so later events come here.
+ * and makes it the cm_id's context, so later events come here. On IB and
+ * RoCE a passive connection's first receive (recv.c) or the QP's
+ * communication-established event (qp.c) may come before the CM's
+ * ESTABLISHED: smbdx_conn_comm_est() records it (a cm_flags bit, any
+ * context) for the disconnect (connection.c, smbdx_conn_notify_est()).
  *
  * Transport recovery: an error event, a reject, an address change or the
  * peer's disconnect terminates the connection (connection.c's
@@ -121,6 +125,36 @@ static int smbdx_conn_cm_event(struct smbdx_conn *conn, struct rdma_cm_id *id,
 		break;
 	}
 	return 0;
+}
+
+/**
+ * smbdx_conn_comm_est() - data arrived: the peer is connected
+ * @conn: passive connection
+ *
+ * On IB and RoCE the accepting side's CM reports ESTABLISHED when the
+ * peer's RTU arrives. The peer may send as soon as it has sent the RTU, so
+ * our first receive can complete while the cm_id is still in REP_SENT,
+ * where a disconnect of ours would reach the peer as a reject (destroying
+ * the cm_id sends REJ, as no DREQ can be sent). The first receive, or the
+ * QP's communication-established event on devices that raise it, proves
+ * that the peer is connected; this records it, and a disconnect of ours
+ * tells the CM first (rdma_notify(), smbdx_conn_notify_est()). The CM is
+ * not told any earlier: a peer's DREQ handled between rdma_notify() and
+ * the CM's own establish work leaves the REP retransmitting for a minute
+ * (smbdx_conn_notify_est()), while a DREQ that finds the cm_id still in
+ * REP_SENT cancels the REP. A lost RTU needs nothing from us either: the
+ * CM resends the REP, and the peer's CM answers it with another RTU.
+ * Nothing to do on iWARP.
+ *
+ * Context: any (softirq completion handler, QP event handler).
+ */
+void smbdx_conn_comm_est(struct smbdx_conn *conn)
+{
+	if (conn->role != SMBDX_ROLE_PASSIVE || !conn->limits.est_by_data ||
+	    test_bit(SMBDX_CMF_ESTABLISHED, &conn->cm_flags) ||
+	    test_bit(SMBDX_CMF_COMM_EST, &conn->cm_flags))
+		return;
+	set_bit(SMBDX_CMF_COMM_EST, &conn->cm_flags);
 }
 
 /**

@@ -552,36 +552,6 @@ static void smbdx_conn_notify_est(struct smbdx_conn *conn)
 		smbdx_stat_inc(conn, SMBDX_STAT_CM_EST_WAIT_TIMEOUTS);
 }
 
-/**
- * smbdx_conn_comm_est() - data arrived: the peer is connected
- * @conn: passive connection
- *
- * On IB and RoCE the accepting side's CM reports ESTABLISHED when the
- * peer's RTU arrives. The peer may send as soon as it has sent the RTU, so
- * our first receive can complete while the cm_id is still in REP_SENT,
- * where a disconnect of ours would reach the peer as a reject (destroying
- * the cm_id sends REJ, as no DREQ can be sent). The first receive, or the
- * QP's communication-established event on devices that raise it, proves
- * that the peer is connected; this records it, and a disconnect of ours
- * tells the CM first (rdma_notify(), smbdx_conn_notify_est()). The CM is
- * not told any earlier: a peer's DREQ handled between rdma_notify() and
- * the CM's own establish work leaves the REP retransmitting for a minute
- * (smbdx_conn_notify_est()), while a DREQ that finds the cm_id still in
- * REP_SENT cancels the REP. A lost RTU needs nothing from us either: the
- * CM resends the REP, and the peer's CM answers it with another RTU.
- * Nothing to do on iWARP.
- *
- * Context: any (softirq completion handler, QP event handler).
- */
-void smbdx_conn_comm_est(struct smbdx_conn *conn)
-{
-	if (conn->role != SMBDX_ROLE_PASSIVE || !conn->limits.est_by_data ||
-	    test_bit(SMBDX_CMF_ESTABLISHED, &conn->cm_flags) ||
-	    test_bit(SMBDX_CMF_COMM_EST, &conn->cm_flags))
-		return;
-	set_bit(SMBDX_CMF_COMM_EST, &conn->cm_flags);
-}
-
 /*
  * Tell the peer, once. The QP leaves RTS, so what is still posted is
  * flushed (first moved to the error state on devices that would not flush

@@ -725,13 +725,13 @@ void smbdx_conn_wait_end(struct smbdx_conn *conn);
 void smbdx_conn_wait_wr(struct smbdx_conn *conn, struct completion *done);
 void smbdx_conn_queue_work(struct smbdx_conn *conn, struct work_struct *w);
 void smbdx_conn_teardown(struct smbdx_conn *conn);
-void smbdx_conn_comm_est(struct smbdx_conn *conn);
 void smbdx_conns_device_removed(struct ib_device *ibdev);
 struct smbdx_conn *smbdx_conn_owned_by(struct module *mod);
 struct smbdx_listener *smbdx_listener_owned_by(struct module *mod);
 void smbdx_conn_log_error(struct smbdx_conn *conn, int cause);
 
 /* ---- cm.c ---- */
+void smbdx_conn_comm_est(struct smbdx_conn *conn);
 int smbdx_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *event);
 
 /* ---- addr.c ---- */
