@@ -889,7 +889,7 @@ void smbdx_ctl_exit(void);
 /*
  * ---- test hooks (testhooks.c, exported for KUnit) ----
  * Only in the test build (make SMBDX_TESTS=1, which defines SMBDX_TESTS);
- * the product build has neither the functions nor test_mute.
+ * the product build has neither the functions nor send.test_mute.
  */
 #ifdef SMBDX_TESTS
 static inline bool smbdx_test_muted(const struct smbdx_conn *conn)
