@@ -12,7 +12,7 @@
  * Negotiation Timer (120 s by default) bounds the whole sequence.
  *
  * The CM event handler only records events and wakes the thread
- * (connection.c). Every call on the cm_id (resolve address, resolve route,
+ * (cm.c). Every call on the cm_id (resolve address, resolve route,
  * connect) and every resource set-up happens under res_mutex, after
  * checking that the connection is not released: in the thread, except
  * rdma_connect(), which a work item makes (connect_work, holding a
@@ -400,8 +400,8 @@ struct smbdx_conn *smbdx_connect_report(struct net *net, const struct sockaddr *
 	rc = conn->error;
 	if (!rc) {
 		conn->handed_over = true;
-		if (!list_empty(&conn->ready) && ops && ops->recv)
-			smbdx_conn_queue_work(conn, &conn->upcall_work);
+		if (!list_empty(&conn->recv.ready) && ops && ops->recv)
+			smbdx_conn_queue_work(conn, &conn->recv.upcall_work);
 	}
 	spin_unlock_bh(&conn->lock);
 	if (rc)

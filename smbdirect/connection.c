@@ -1,8 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * SMB Direct connection object: life cycle, state machine, first-error
- * handling, RDMA CM event dispatch, teardown, device removal, and the parts
- * of the API that act on a whole connection (disconnect, destroy, query).
+ * handling, teardown, device removal, and the parts of the API that act on
+ * a whole connection (disconnect, destroy, query). CM events are
+ * dispatched in cm.c.
+ *
+ * Ownership: smbdx_conn_alloc() sets up the common part of struct
+ * smbdx_conn and lets each part set up its own lists and work items
+ * (smbdx_send_init(), smbdx_deliver_init(), smbdx_timers_init()); the
+ * timers are stopped through timer.c too. What this file still calls
+ * above it: the send queue's flush at failure (send.c), the part inits,
+ * the verbs resources' release at teardown (qp.c), and at publication and
+ * release the debugfs directory (debugfs.c) and the messages never taken
+ * (deliver.c).
  *
  * Normal operation: a connection is created by smbdx_connect() (connect.c)
  * or by a listener's CONNECT_REQUEST (listen.c). Its state only moves
@@ -126,21 +136,18 @@ struct smbdx_conn *smbdx_conn_alloc(enum smbdx_role role,
 
 	spin_lock_init(&conn->lock);
 	init_waitqueue_head(&conn->wq);
-	init_waitqueue_head(&conn->recv_wq);
 	conn->state = SMBDX_CS_CREATED;
-	INIT_LIST_HEAD(&conn->send_queue);
-	INIT_LIST_HEAD(&conn->sends_inflight);
-	INIT_LIST_HEAD(&conn->rio_free);
-	INIT_LIST_HEAD(&conn->ready);
+	/* recv.c fills it when the receive buffers are allocated. */
+	INIT_LIST_HEAD(&conn->recv.free);
 	mutex_init(&conn->res_mutex);
 
-	INIT_DELAYED_WORK(&conn->neg_work, smbdx_neg_work);
-	INIT_DELAYED_WORK(&conn->idle_work, smbdx_idle_work);
-	INIT_WORK(&conn->upcall_work, smbdx_conn_upcall_work);
 	INIT_WORK(&conn->disc_work, smbdx_conn_disc_work);
-	INIT_WORK(&conn->pump_work, smbdx_pump_work);
 	INIT_WORK(&conn->teardown_work, smbdx_conn_teardown_work);
 	INIT_WORK(&conn->release_work, smbdx_conn_release_work);
+	/* Each part sets up its own lists and work items. */
+	smbdx_send_init(conn);
+	smbdx_deliver_init(conn);
+	smbdx_timers_init(conn);
 	return conn;
 }
 
@@ -186,7 +193,7 @@ static void smbdx_conn_release_work(struct work_struct *w)
 
 	smbdx_debugfs_conn_remove(conn);
 	smbdx_ready_flush(conn);
-	kfree(conn->mrs);
+	kfree(conn->mr.pool);
 	kfree(conn);
 	atomic_dec(&smbdx_conns_alive);
 }
@@ -306,12 +313,11 @@ void __smbdx_conn_fail(struct smbdx_conn *conn, int err, int cause)
 			     test_bit(SMBDX_CMF_DISCONNECTED, &conn->cm_flags) ?
 			     SMBDX_CS_DISCONNECTED : SMBDX_CS_DISCONNECTING);
 	smbdx_send_queue_flush(conn);
-	cancel_delayed_work(&conn->neg_work);
-	cancel_delayed_work(&conn->idle_work);
+	smbdx_timers_cancel(conn);
 	wake_up_all(&conn->wq);
-	wake_up_all(&conn->recv_wq);
+	wake_up_all(&conn->recv.wq);
 	smbdx_conn_queue_work(conn, &conn->disc_work);
-	smbdx_conn_queue_work(conn, &conn->upcall_work);
+	smbdx_conn_queue_work(conn, &conn->recv.upcall_work);
 }
 
 /**
@@ -553,36 +559,6 @@ static void smbdx_conn_notify_est(struct smbdx_conn *conn)
 		smbdx_stat_inc(conn, SMBDX_STAT_CM_EST_WAIT_TIMEOUTS);
 }
 
-/**
- * smbdx_conn_comm_est() - data arrived: the peer is connected
- * @conn: passive connection
- *
- * On IB and RoCE the accepting side's CM reports ESTABLISHED when the
- * peer's RTU arrives. The peer may send as soon as it has sent the RTU, so
- * our first receive can complete while the cm_id is still in REP_SENT,
- * where a disconnect of ours would reach the peer as a reject (destroying
- * the cm_id sends REJ, as no DREQ can be sent). The first receive, or the
- * QP's communication-established event on devices that raise it, proves
- * that the peer is connected; this records it, and a disconnect of ours
- * tells the CM first (rdma_notify(), smbdx_conn_notify_est()). The CM is
- * not told any earlier: a peer's DREQ handled between rdma_notify() and
- * the CM's own establish work leaves the REP retransmitting for a minute
- * (smbdx_conn_notify_est()), while a DREQ that finds the cm_id still in
- * REP_SENT cancels the REP. A lost RTU needs nothing from us either: the
- * CM resends the REP, and the peer's CM answers it with another RTU.
- * Nothing to do on iWARP.
- *
- * Context: any (softirq completion handler, QP event handler).
- */
-void smbdx_conn_comm_est(struct smbdx_conn *conn)
-{
-	if (conn->role != SMBDX_ROLE_PASSIVE || !conn->limits.est_by_data ||
-	    test_bit(SMBDX_CMF_ESTABLISHED, &conn->cm_flags) ||
-	    test_bit(SMBDX_CMF_COMM_EST, &conn->cm_flags))
-		return;
-	set_bit(SMBDX_CMF_COMM_EST, &conn->cm_flags);
-}
-
 /*
  * Tell the peer, once. The QP leaves RTS, so what is still posted is
  * flushed (first moved to the error state on devices that would not flush
@@ -617,8 +593,7 @@ void smbdx_conn_teardown(struct smbdx_conn *conn)
 {
 	might_sleep();
 	smbdx_conn_fail(conn, -ESHUTDOWN, SMBDX_CAUSE_NONE);
-	cancel_delayed_work_sync(&conn->neg_work);
-	cancel_delayed_work_sync(&conn->idle_work);
+	smbdx_timers_cancel_sync(conn);
 
 	mutex_lock(&conn->res_mutex);
 	if (conn->released)
@@ -671,129 +646,6 @@ static void smbdx_conn_disc_work(struct work_struct *w)
 	smbdx_conn_put(conn);
 }
 
-static void smbdx_conn_record_ird_ord(struct smbdx_conn *conn,
-				      const struct rdma_conn_param *p)
-{
-	if (p->responder_resources)
-		conn->ird = p->responder_resources;
-	if (p->initiator_depth)
-		conn->ord = p->initiator_depth;
-}
-
-/**
- * smbdx_conn_cm_event() - a CM event on a connection's cm_id
- * @conn: connection (the cm_id's context)
- * @id: its cm_id
- * @event: the event
- *
- * Context: the RDMA CM's handler (process context, handler mutex held).
- * Records the event for the connecting thread, or terminates the
- * connection; never destroys the cm_id.
- *
- * Return: 0 (the CM must not destroy the cm_id).
- */
-int smbdx_conn_cm_event(struct smbdx_conn *conn, struct rdma_cm_id *id,
-			struct rdma_cm_event *event)
-{
-	pr_debug("connection %u: %s (%d)\n", conn->num,
-		 rdma_event_msg(event->event), event->status);
-	trace_smbdx_cm_event(conn, id, event);
-	/* Lost CM messages: the timers and the peer must cope. */
-	if (event->event != RDMA_CM_EVENT_DEVICE_REMOVAL &&
-	    smbdx_fault(SMBDX_FAULT_CM_EVENT))
-		return 0;
-
-	switch (event->event) {
-	case RDMA_CM_EVENT_ADDR_RESOLVED:
-		set_bit(SMBDX_CMF_ADDR_RESOLVED, &conn->cm_flags);
-		wake_up_all(&conn->wq);
-		break;
-	case RDMA_CM_EVENT_ROUTE_RESOLVED:
-		set_bit(SMBDX_CMF_ROUTE_RESOLVED, &conn->cm_flags);
-		wake_up_all(&conn->wq);
-		break;
-	case RDMA_CM_EVENT_ESTABLISHED:
-		/* The passive side keeps what it negotiated at the request. */
-		if (conn->role == SMBDX_ROLE_ACTIVE) {
-			spin_lock_bh(&conn->lock);
-			smbdx_conn_record_ird_ord(conn, &event->param.conn);
-			spin_unlock_bh(&conn->lock);
-		}
-		set_bit(SMBDX_CMF_ESTABLISHED, &conn->cm_flags);
-		wake_up_all(&conn->wq);
-		break;
-	case RDMA_CM_EVENT_ADDR_ERROR:
-	case RDMA_CM_EVENT_ROUTE_ERROR:
-	case RDMA_CM_EVENT_CONNECT_ERROR:
-	case RDMA_CM_EVENT_UNREACHABLE:
-		spin_lock_bh(&conn->lock);
-		__smbdx_conn_fail_concrete(conn, event->status < 0 ?
-					   event->status : -EHOSTUNREACH,
-					   SMBDX_CAUSE_CM_ERROR);
-		spin_unlock_bh(&conn->lock);
-		break;
-	case RDMA_CM_EVENT_REJECTED:
-		spin_lock_bh(&conn->lock);
-		__smbdx_conn_fail_concrete(conn, -ECONNREFUSED,
-					   SMBDX_CAUSE_REJECTED);
-		spin_unlock_bh(&conn->lock);
-		break;
-	case RDMA_CM_EVENT_ADDR_CHANGE:
-		smbdx_conn_fail(conn, -ENETRESET, SMBDX_CAUSE_CM_ERROR);
-		break;
-	case RDMA_CM_EVENT_DISCONNECTED:
-		spin_lock_bh(&conn->lock);
-		set_bit(SMBDX_CMF_DISCONNECTED, &conn->cm_flags);
-		/*
-		 * Receives the peer's last Sends filled may still wait in the
-		 * CQ (the CM's thread can run before the CQ is polled), and
-		 * ending the connection now would drop their data. So while
-		 * Receives are posted, the disconnect work moves the QP to
-		 * the error state instead: their flushes, which complete
-		 * behind them, end the connection (__smbdx_conn_wc_failed()).
-		 */
-		if (conn->state == SMBDX_CS_ESTABLISHED && conn->recvs_posted) {
-			spin_unlock_bh(&conn->lock);
-			smbdx_conn_queue_work(conn, &conn->disc_work);
-			break;
-		}
-		__smbdx_conn_fail(conn, -ECONNRESET, SMBDX_CAUSE_PEER_DISCONNECT);
-		spin_unlock_bh(&conn->lock);
-		break;
-	case RDMA_CM_EVENT_DEVICE_REMOVAL:
-		smbdx_conn_fail(conn, -ENODEV, SMBDX_CAUSE_DEVICE_REMOVAL);
-		/* The CM waits until this cm_id is destroyed. */
-		smbdx_conn_queue_work(conn, &conn->teardown_work);
-		break;
-	default:
-		break;
-	}
-	return 0;
-}
-
-/**
- * smbdx_cm_handler() - the event handler of every smbdirect cm_id
- * @id: cm_id; its context is a connection or a listener
- * @event: the event
- *
- * A connect request arrives on a new cm_id whose context is still the
- * listener's; the listener makes a connection its context.
- *
- * Return: 0, or non-zero to have the CM destroy @id (refused connect
- * request only).
- */
-int smbdx_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *event)
-{
-	enum smbdx_obj_kind *kind = id->context;
-
-	if (*kind == SMBDX_OBJ_LISTENER)
-		return smbdx_listener_cm_event(container_of(kind,
-							   struct smbdx_listener,
-							   kind), id, event);
-	return smbdx_conn_cm_event(container_of(kind, struct smbdx_conn, kind),
-				  id, event);
-}
-
 /**
  * smbdx_conn_owned_by() - a connection an unloading module still owns
  * @mod: the module
@@ -813,7 +665,7 @@ struct smbdx_conn *smbdx_conn_owned_by(struct module *mod)
 		if (!conn->ops || !within_module((unsigned long)conn->ops, mod))
 			continue;
 		spin_lock_bh(&conn->lock);
-		if (conn->handed_over && !conn->upcalls_off) {
+		if (conn->handed_over && !conn->recv.upcalls_off) {
 			smbdx_conn_get(conn);
 			found = conn;
 		}
@@ -882,7 +734,7 @@ static bool smbdx_sends_drained(struct smbdx_conn *conn)
 
 	spin_lock_bh(&conn->lock);
 	done = conn->state != SMBDX_CS_ESTABLISHED ||
-	       (!conn->sends_posted && list_empty(&conn->send_queue));
+	       (!conn->send.posted && list_empty(&conn->send.queue));
 	spin_unlock_bh(&conn->lock);
 	return done;
 }
@@ -915,19 +767,19 @@ void smbdx_destroy(struct smbdx_conn *conn)
 	 * give the Sends a bounded time to complete before disconnecting.
 	 */
 	spin_lock_bh(&conn->lock);
-	conn->draining = true;
+	conn->send.draining = true;
 	spin_unlock_bh(&conn->lock);
 	if (!wait_event_timeout(conn->wq, smbdx_sends_drained(conn),
 				msecs_to_jiffies(READ_ONCE(smbdx_destroy_drain_ms))))
 		smbdx_stat_inc(conn, SMBDX_STAT_DESTROY_DRAIN_TIMEOUTS);
 
 	spin_lock_bh(&conn->lock);
-	conn->upcalls_off = true;
+	conn->recv.upcalls_off = true;
 	__smbdx_conn_fail(conn, -ESHUTDOWN, SMBDX_CAUSE_NONE);
 	spin_unlock_bh(&conn->lock);
 
-	if (READ_ONCE(conn->upcall_task) != current)
-		flush_work(&conn->upcall_work);
+	if (READ_ONCE(conn->recv.upcall_task) != current)
+		flush_work(&conn->recv.upcall_work);
 	/* Senders and receivers still inside the API were woken: let them go. */
 	wait_event(conn->wq, smbdx_conn_no_waiters(conn));
 	smbdx_conn_teardown(conn);
@@ -960,8 +812,8 @@ int smbdx_conn_query(struct smbdx_conn *conn, struct smbdx_conn_info *info)
 	info->keepalive_ms = conn->cfg.keepalive_ms;
 	info->iwarp = conn->limits.iwarp;
 	info->max_sge = conn->limits.max_send_sge;
-	if (conn->mr_depth > 1 && conn->nmrs)
-		info->max_reg_len = (conn->mr_depth - 1) * PAGE_SIZE;
+	if (conn->mr.depth > 1 && conn->mr.pool_size)
+		info->max_reg_len = (conn->mr.depth - 1) * PAGE_SIZE;
 	info->local = conn->local;
 	info->peer = conn->peer;
 	strscpy(info->device, conn->devname, sizeof(info->device));

@@ -201,13 +201,13 @@ static void smbdx_conn_credits_print(struct seq_file *m, struct smbdx_conn *conn
 
 	spin_lock_bh(&conn->lock);
 	cr = conn->cr;
-	ra = conn->ra;
-	sq = conn->sends_posted;
-	rq = conn->recvs_posted;
-	qlen = conn->send_queue_len;
-	ready = conn->ready_msgs;
-	held = conn->held_bytes;
-	list_for_each_entry(rio, &conn->rio_free, list)
+	ra = conn->recv.ra;
+	sq = conn->send.posted;
+	rq = conn->recv.posted;
+	qlen = conn->send.queue_len;
+	ready = conn->recv.ready_msgs;
+	held = conn->recv.held_bytes;
+	list_for_each_entry(rio, &conn->recv.free, list)
 		nfree++;
 	spin_unlock_bh(&conn->lock);
 
@@ -221,9 +221,9 @@ static void smbdx_conn_credits_print(struct seq_file *m, struct smbdx_conn *conn
 	seq_printf(m, "send_immediate %d\n", cr.send_immediate);
 	seq_printf(m, "keepalive %s\n", smbdx_keepalive_str(cr.keepalive));
 	seq_printf(m, "sends_posted %u\n", sq);
-	seq_printf(m, "send_queue_depth %u\n", conn->sq_depth);
+	seq_printf(m, "send_queue_depth %u\n", conn->send.depth);
 	seq_printf(m, "recvs_posted %u\n", rq);
-	seq_printf(m, "recv_buffers %u\n", conn->nrios);
+	seq_printf(m, "recv_buffers %u\n", conn->recv.nrios);
 	seq_printf(m, "recv_buffers_free %u\n", nfree);
 	seq_printf(m, "send_queue_len %u\n", qlen);
 	seq_printf(m, "reassembly_active %d\n", ra.active);
@@ -249,34 +249,34 @@ static void smbdx_conn_mr_print(struct seq_file *m, struct smbdx_conn *conn)
 	bool dead;
 
 	spin_lock_bh(&conn->lock);
-	freec = conn->mr_free_count;
-	usable = conn->mr_usable;
-	dead = conn->mr_dead;
-	users = conn->mr_users;
-	ctx_avail = conn->rw_ctx_avail;
-	rd_used = conn->rw_rd_used;
-	wr_avail = conn->rw_wr_avail;
-	if (conn->mrs) {
-		list_for_each_entry(mr, &conn->mr_busy, list)
+	freec = conn->mr.free_count;
+	usable = conn->mr.usable;
+	dead = conn->mr.dead;
+	users = conn->mr.users;
+	ctx_avail = conn->rw.ctx_avail;
+	rd_used = conn->rw.rd_used;
+	wr_avail = conn->rw.wr_avail;
+	if (conn->mr.pool) {
+		list_for_each_entry(mr, &conn->mr.busy, list)
 			busy++;
-		list_for_each(pos, &conn->regs)
+		list_for_each(pos, &conn->mr.regs)
 			regs++;
 	}
 	spin_unlock_bh(&conn->lock);
 
-	seq_printf(m, "mr_pool_size %u\n", conn->nmrs);
+	seq_printf(m, "mr_pool_size %u\n", conn->mr.pool_size);
 	seq_printf(m, "mr_pool_usable %u\n", usable);
 	seq_printf(m, "mr_ready %u\n", freec);
 	seq_printf(m, "mr_in_use %u\n", busy);
-	seq_printf(m, "mr_depth_pages %u\n", conn->mr_depth);
+	seq_printf(m, "mr_depth_pages %u\n", conn->mr.depth);
 	seq_printf(m, "registrations %u\n", regs);
 	seq_printf(m, "api_calls_in_progress %u\n", users);
 	seq_printf(m, "released %d\n", dead);
-	seq_printf(m, "rw_contexts %u\n", conn->rw_ctxs);
+	seq_printf(m, "rw_contexts %u\n", conn->rw.ctxs);
 	seq_printf(m, "rw_contexts_free %u\n", ctx_avail);
 	seq_printf(m, "rw_reads_in_flight %u\n", rd_used);
-	seq_printf(m, "rw_chunk_bytes %u\n", conn->rw_chunk);
-	seq_printf(m, "rw_sq_budget %u\n", conn->rw_wr_budget);
+	seq_printf(m, "rw_chunk_bytes %u\n", conn->rw.chunk);
+	seq_printf(m, "rw_sq_budget %u\n", conn->rw.wr_budget);
 	seq_printf(m, "rw_sq_budget_free %u\n", wr_avail);
 }
 

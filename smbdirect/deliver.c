@@ -33,8 +33,11 @@
  * Messages still queued when the connection is freed are freed with it
  * (smbdx_ready_flush()).
  *
- * Locking: the ready queue, held_bytes and the upcall flags are under
- * conn->lock; callbacks are called without it.
+ * Locking: this file shares conn->recv (struct smbdx_conn_recv, smbd.h)
+ * with recv.c and owns its delivery half: the ready queue, the pull
+ * form's wait queue, the upcall work and its flags. The ready queue,
+ * held_bytes and the upcall flags are under conn->lock; callbacks are
+ * called without it.
  */
 
 #include <linux/module.h>
@@ -139,14 +142,14 @@ void smbdx_ready_flush(struct smbdx_conn *conn)
 {
 	struct smbdx_msg *msg, *tmp;
 
-	list_for_each_entry_safe(msg, tmp, &conn->ready, list) {
+	list_for_each_entry_safe(msg, tmp, &conn->recv.ready, list) {
 		list_del(&msg->list);
 		smbdx_msg_release(msg);
 	}
-	conn->ready_msgs = 0;
-	if (conn->reasm_msg) {
-		smbdx_msg_release(conn->reasm_msg);
-		conn->reasm_msg = NULL;
+	conn->recv.ready_msgs = 0;
+	if (conn->recv.reasm_msg) {
+		smbdx_msg_release(conn->recv.reasm_msg);
+		conn->recv.reasm_msg = NULL;
 	}
 }
 
@@ -162,14 +165,14 @@ void smbdx_ready_flush(struct smbdx_conn *conn)
 void smbdx_msg_ready(struct smbdx_conn *conn, struct smbdx_msg *msg)
 {
 	lockdep_assert_held(&conn->lock);
-	list_add_tail(&msg->list, &conn->ready);
-	conn->ready_msgs++;
+	list_add_tail(&msg->list, &conn->recv.ready);
+	conn->recv.ready_msgs++;
 	smbdx_stat_inc(conn, SMBDX_STAT_RX_MSGS);
 	msg->seq = atomic64_read(&conn->stats.v[SMBDX_STAT_RX_MSGS]);
 	trace_smbdx_msg_ready(conn, msg);
-	wake_up_all(&conn->recv_wq);
+	wake_up_all(&conn->recv.wq);
 	if (conn->handed_over && conn->ops && conn->ops->recv)
-		smbdx_conn_queue_work(conn, &conn->upcall_work);
+		smbdx_conn_queue_work(conn, &conn->recv.upcall_work);
 }
 
 static void smbdx_conn_handover(struct smbdx_conn *conn)
@@ -221,11 +224,11 @@ static void smbdx_conn_deliver(struct smbdx_conn *conn)
 	spin_lock_bh(&conn->lock);
 	if (!conn->handed_over)
 		goto out;
-	while (ops && ops->recv && !conn->upcalls_off &&
-	       !list_empty(&conn->ready)) {
-		msg = list_first_entry(&conn->ready, struct smbdx_msg, list);
+	while (ops && ops->recv && !conn->recv.upcalls_off &&
+	       !list_empty(&conn->recv.ready)) {
+		msg = list_first_entry(&conn->recv.ready, struct smbdx_msg, list);
 		list_del_init(&msg->list);
-		conn->ready_msgs--;
+		conn->recv.ready_msgs--;
 		smbdx_conn_get(conn);
 		msg->conn = conn;
 		trace_smbdx_msg_deliver(conn, msg);
@@ -233,8 +236,8 @@ static void smbdx_conn_deliver(struct smbdx_conn *conn)
 		ops->recv(conn, msg);
 		spin_lock_bh(&conn->lock);
 	}
-	if (conn->error && !conn->loss_notified && !conn->upcalls_off) {
-		conn->loss_notified = true;
+	if (conn->error && !conn->recv.loss_notified && !conn->recv.upcalls_off) {
+		conn->recv.loss_notified = true;
 		err = conn->error;
 		spin_unlock_bh(&conn->lock);
 		if (ops && ops->disconnected)
@@ -245,21 +248,34 @@ out:
 	spin_unlock_bh(&conn->lock);
 }
 
-/**
- * smbdx_conn_upcall_work() - hand-over, message delivery, loss notification
- * @w: the connection's upcall_work
- *
- * Context: smbdirect's workqueue; holds a reference taken when queued.
+/*
+ * Hand-over, message delivery, loss notification. Runs on smbdirect's
+ * workqueue and holds a reference taken when queued.
  */
-void smbdx_conn_upcall_work(struct work_struct *w)
+static void smbdx_conn_upcall_work(struct work_struct *w)
 {
-	struct smbdx_conn *conn = container_of(w, struct smbdx_conn, upcall_work);
+	struct smbdx_conn *conn = container_of(w, struct smbdx_conn, recv.upcall_work);
 
-	WRITE_ONCE(conn->upcall_task, current);
+	WRITE_ONCE(conn->recv.upcall_task, current);
 	smbdx_conn_handover(conn);
 	smbdx_conn_deliver(conn);
-	WRITE_ONCE(conn->upcall_task, NULL);
+	WRITE_ONCE(conn->recv.upcall_task, NULL);
 	smbdx_conn_put(conn);
+}
+
+/**
+ * smbdx_deliver_init() - set up a new connection's delivery
+ * @conn: connection being allocated, not yet visible
+ *
+ * The ready queue, the pull form's wait queue and upcall_work.
+ *
+ * Context: process (smbdx_conn_alloc()).
+ */
+void smbdx_deliver_init(struct smbdx_conn *conn)
+{
+	INIT_LIST_HEAD(&conn->recv.ready);
+	init_waitqueue_head(&conn->recv.wq);
+	INIT_WORK(&conn->recv.upcall_work, smbdx_conn_upcall_work);
 }
 
 /**
@@ -349,7 +365,7 @@ void smbdx_msg_free(struct smbdx_msg *msg)
 	if (!conn)
 		return;
 	spin_lock_bh(&conn->lock);
-	conn->held_bytes -= cost;
+	conn->recv.held_bytes -= cost;
 	smbdx_post_recvs(conn);
 	__smbdx_send_pump(conn, NULL);
 	spin_unlock_bh(&conn->lock);
@@ -362,7 +378,7 @@ static bool smbdx_recv_ready(struct smbdx_conn *conn)
 	bool ready;
 
 	spin_lock_bh(&conn->lock);
-	ready = !list_empty(&conn->ready) || conn->error;
+	ready = !list_empty(&conn->recv.ready) || conn->error;
 	spin_unlock_bh(&conn->lock);
 	return ready;
 }
@@ -374,12 +390,12 @@ static int smbdx_take_msg(struct smbdx_conn *conn, struct smbdx_msg **msgp)
 	int rc;
 
 	spin_lock_bh(&conn->lock);
-	msg = list_first_entry_or_null(&conn->ready, struct smbdx_msg, list);
+	msg = list_first_entry_or_null(&conn->recv.ready, struct smbdx_msg, list);
 	if (!msg) {
 		rc = conn->error ? conn->error : -EAGAIN;
 	} else {
 		list_del_init(&msg->list);
-		conn->ready_msgs--;
+		conn->recv.ready_msgs--;
 		smbdx_conn_get(conn);
 		msg->conn = conn;
 		trace_smbdx_msg_deliver(conn, msg);
@@ -417,7 +433,7 @@ int smbdx_recv_msg(struct smbdx_conn *conn, long timeout, struct smbdx_msg **msg
 	if (conn->ops && conn->ops->recv)
 		return -EINVAL;
 	smbdx_conn_wait_begin(conn);
-	rc = wait_event_interruptible_timeout(conn->recv_wq,
+	rc = wait_event_interruptible_timeout(conn->recv.wq,
 					      smbdx_recv_ready(conn), timeout);
 	if (rc >= 0)
 		rc = smbdx_take_msg(conn, msgp);

@@ -31,13 +31,15 @@
  * unmapped. An MR whose REG_MR or LOCAL_INV failed is recycled
  * (deregistered, and allocated afresh when next needed).
  *
- * Locking: conn->lock (BH) protects the pool lists, the MR states, the
- * registration list and mr_users; work requests are posted with it held
+ * Locking: this file owns conn->mr (struct smbdx_conn_mr, smbd.h).
+ * conn->lock (BH) protects the pool lists, the MR states, the
+ * registration list and mr.users; work requests are posted with it held
  * after checking the state, like sends. A registration or deregistration
- * in progress counts in mr_users (smbdx_conn_enter()), which keeps the QP,
+ * in progress counts in mr.users (smbdx_conn_enter()), which keeps the QP,
  * the PD and the DMA device alive: teardown drains the QP first (so every
- * chain it waits for completes, flushed), then waits for mr_users to drop
- * to zero, then unmaps and frees under no lock. A registration's own
+ * chain it waits for completes, flushed), sets mr.dead, then waits for
+ * mr.users to drop to zero, then unmaps and frees under no lock and sets
+ * mr.released. A registration's own
  * fields (reg_wait, wr_status, the MRs' last flags) belong to its owner's
  * register or deregister call; the completion handler reads them only for
  * a chain that call posted and has not yet seen complete, and a
@@ -69,7 +71,7 @@
 /**
  * struct smbdx_reg - a registered buffer (opaque to the upper layer)
  * @conn: connection; a reference is held
- * @node: entry in conn->regs (under conn->lock)
+ * @node: entry in conn->mr.regs (under conn->lock)
  * @sgt: the buffer's pages
  * @mapped: DMA-mapped entries of @sgt, 0 once unmapped
  * @dir: DMA direction
@@ -193,11 +195,11 @@ int smbdx_conn_enter(struct smbdx_conn *conn, bool any_state)
 	int rc = 0;
 
 	spin_lock_bh(&conn->lock);
-	if (conn->mr_dead || !conn->mrs ||
+	if (conn->mr.dead || !conn->mr.pool ||
 	    (!any_state && conn->state != SMBDX_CS_ESTABLISHED))
 		rc = conn->error ? conn->error : -ENOTCONN;
 	else
-		conn->mr_users++;
+		conn->mr.users++;
 	spin_unlock_bh(&conn->lock);
 	return rc;
 }
@@ -209,7 +211,7 @@ int smbdx_conn_enter(struct smbdx_conn *conn, bool any_state)
 void smbdx_conn_leave(struct smbdx_conn *conn)
 {
 	spin_lock_bh(&conn->lock);
-	conn->mr_users--;
+	conn->mr.users--;
 	spin_unlock_bh(&conn->lock);
 	wake_up_all(&conn->wq);
 }
@@ -225,11 +227,11 @@ u32 smbdx_mr_plan(struct smbdx_conn *conn)
 {
 	u32 ird = conn->limits.ird;
 
-	conn->mr_depth = conn->limits.frwr_depth;
-	conn->nmrs = smbdx_mr_pool_size(conn->mr_depth, PAGE_SIZE,
-					conn->cfg.proto.max_read_write_size,
-				       ird, smbdx_mr_pool_max);
-	return conn->nmrs;
+	conn->mr.depth = conn->limits.frwr_depth;
+	conn->mr.pool_size = smbdx_mr_pool_size(conn->mr.depth, PAGE_SIZE,
+						conn->cfg.proto.max_read_write_size,
+						ird, smbdx_mr_pool_max);
+	return conn->mr.pool_size;
 }
 
 static void smbdx_mr_wr_done(struct ib_cq *cq, struct ib_wc *wc);
@@ -268,7 +270,7 @@ static int smbdx_mr_materialize(struct smbdx_conn *conn, struct smbdx_reg *reg)
 			smbdx_stat_inc(conn, SMBDX_STAT_MR_GLOBAL_LIMIT);
 			return -ENOMEM;
 		}
-		ibmr = ib_alloc_mr(conn->pd, IB_MR_TYPE_MEM_REG, conn->mr_depth);
+		ibmr = ib_alloc_mr(conn->pd, IB_MR_TYPE_MEM_REG, conn->mr.depth);
 		if (IS_ERR(ibmr)) {
 			atomic_dec(&smbdx_mrs_allocated);
 			return PTR_ERR(ibmr);
@@ -296,26 +298,27 @@ int smbdx_mr_pool_init(struct smbdx_conn *conn)
 {
 	u32 i;
 
-	INIT_LIST_HEAD(&conn->mr_free);
-	INIT_LIST_HEAD(&conn->mr_busy);
-	INIT_LIST_HEAD(&conn->regs);
-	INIT_LIST_HEAD(&conn->rw_orphans);
-	conn->mrs = kcalloc(conn->nmrs, sizeof(*conn->mrs), GFP_KERNEL);
-	if (!conn->mrs)
+	INIT_LIST_HEAD(&conn->mr.free);
+	INIT_LIST_HEAD(&conn->mr.busy);
+	INIT_LIST_HEAD(&conn->mr.regs);
+	INIT_LIST_HEAD(&conn->rw.orphans);
+	conn->mr.pool = kcalloc(conn->mr.pool_size, sizeof(*conn->mr.pool),
+				GFP_KERNEL);
+	if (!conn->mr.pool)
 		return -ENOMEM;
 	/* The verbs MRs come with the first registrations that need them. */
-	for (i = 0; i < conn->nmrs; i++) {
-		struct smbdx_mr *mr = &conn->mrs[i];
+	for (i = 0; i < conn->mr.pool_size; i++) {
+		struct smbdx_mr *mr = &conn->mr.pool[i];
 
 		mr->conn = conn;
 		mr->cqe.done = smbdx_mr_wr_done;
 		mr->reg_cqe.done = smbdx_mr_reg_wr_done;
-		list_add_tail(&mr->list, &conn->mr_free);
+		list_add_tail(&mr->list, &conn->mr.free);
 	}
-	conn->mr_free_count = conn->nmrs;
-	conn->mr_usable = conn->nmrs;
-	conn->mr_dead = false;
-	conn->mr_released = false;
+	conn->mr.free_count = conn->mr.pool_size;
+	conn->mr.usable = conn->mr.pool_size;
+	conn->mr.dead = false;
+	conn->mr.released = false;
 	return 0;
 }
 
@@ -356,18 +359,18 @@ void smbdx_mr_release(struct smbdx_conn *conn)
 	LIST_HEAD(regs);
 	u32 i;
 
-	if (!conn->mrs)
+	if (!conn->mr.pool)
 		return;
 	spin_lock_bh(&conn->lock);
-	conn->mr_dead = true;
+	conn->mr.dead = true;
 	spin_unlock_bh(&conn->lock);
 	wake_up_all(&conn->wq);
-	wait_event(conn->wq, !READ_ONCE(conn->mr_users));
+	wait_event(conn->wq, !READ_ONCE(conn->mr.users));
 
 	smbdx_rw_release_orphans(conn);
 
 	spin_lock_bh(&conn->lock);
-	list_splice_init(&conn->regs, &regs);
+	list_splice_init(&conn->mr.regs, &regs);
 	spin_unlock_bh(&conn->lock);
 	list_for_each_entry_safe(reg, tmp, &regs, node) {
 		list_del_init(&reg->node);
@@ -376,16 +379,16 @@ void smbdx_mr_release(struct smbdx_conn *conn)
 		if (reg->orphan)
 			smbdx_reg_free(reg);
 	}
-	for (i = 0; i < conn->nmrs; i++) {
-		smbdx_mr_dealloc(&conn->mrs[i]);
-		conn->mrs[i].reg = NULL;
+	for (i = 0; i < conn->mr.pool_size; i++) {
+		smbdx_mr_dealloc(&conn->mr.pool[i]);
+		conn->mr.pool[i].reg = NULL;
 	}
 	spin_lock_bh(&conn->lock);
-	INIT_LIST_HEAD(&conn->mr_free);
-	INIT_LIST_HEAD(&conn->mr_busy);
-	conn->mr_free_count = 0;
-	conn->mr_usable = 0;
-	conn->mr_released = true;
+	INIT_LIST_HEAD(&conn->mr.free);
+	INIT_LIST_HEAD(&conn->mr.busy);
+	conn->mr.free_count = 0;
+	conn->mr.usable = 0;
+	conn->mr.released = true;
 	spin_unlock_bh(&conn->lock);
 	wake_up_all(&conn->wq);
 }
@@ -406,8 +409,8 @@ void smbdx_mr_remote_invalidated(struct smbdx_conn *conn, u32 rkey)
 	struct smbdx_mr *mr;
 
 	lockdep_assert_held(&conn->lock);
-	if (conn->mrs) {
-		list_for_each_entry(mr, &conn->mr_busy, list) {
+	if (conn->mr.pool) {
+		list_for_each_entry(mr, &conn->mr.busy, list) {
 			if (mr->state == SMBDX_MR_REGISTERED &&
 			    mr->rkey == rkey) {
 				mr->state = SMBDX_MR_REMOTE_INV;
@@ -473,21 +476,21 @@ static int smbdx_mr_take(struct smbdx_conn *conn, struct smbdx_reg *reg, u32 n)
 	struct smbdx_mr *mr;
 	u32 i;
 
-	if (conn->mr_dead || conn->state != SMBDX_CS_ESTABLISHED)
+	if (conn->mr.dead || conn->state != SMBDX_CS_ESTABLISHED)
 		return conn->error ? conn->error : -ENOTCONN;
-	if (n > conn->mr_usable)
+	if (n > conn->mr.usable)
 		return -EMSGSIZE;
-	if (conn->mr_free_count < n)
+	if (conn->mr.free_count < n)
 		return -EAGAIN;
 	for (i = 0; i < n; i++) {
-		mr = list_first_entry(&conn->mr_free, struct smbdx_mr, list);
-		list_move_tail(&mr->list, &conn->mr_busy);
+		mr = list_first_entry(&conn->mr.free, struct smbdx_mr, list);
+		list_move_tail(&mr->list, &conn->mr.busy);
 		mr->state = SMBDX_MR_REGISTERING;
 		mr->reg = reg;
 		mr->last = false;
 		reg->mrs[i] = mr;
 	}
-	conn->mr_free_count -= n;
+	conn->mr.free_count -= n;
 	reg->nmrs = n;
 	return 0;
 }
@@ -525,8 +528,8 @@ static void smbdx_mr_put(struct smbdx_conn *conn, struct smbdx_mr *mr)
 	spin_lock_bh(&conn->lock);
 	mr->reg = NULL;
 	mr->state = SMBDX_MR_FREE;
-	list_move(&mr->list, &conn->mr_free);
-	conn->mr_free_count++;
+	list_move(&mr->list, &conn->mr.free);
+	conn->mr.free_count++;
 	spin_unlock_bh(&conn->lock);
 }
 
@@ -552,7 +555,7 @@ static int smbdx_mr_post(struct smbdx_conn *conn, struct smbdx_reg *reg,
 	u32 i;
 
 	spin_lock_bh(&conn->lock);
-	if (!conn->qp_live || conn->mr_dead) {
+	if (!conn->qp_live || conn->mr.dead) {
 		spin_unlock_bh(&conn->lock);
 		return conn->error ? conn->error : -ENOTCONN;
 	}
@@ -748,7 +751,7 @@ struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
 		rc = -EIO;
 		goto out_sg;
 	}
-	need = smbdx_frwr_count(sgt.sgl, mapped, PAGE_SIZE, conn->mr_depth);
+	need = smbdx_frwr_count(sgt.sgl, mapped, PAGE_SIZE, conn->mr.depth);
 	if (need < 0) {
 		rc = need;
 		goto out_unmap;
@@ -762,7 +765,7 @@ struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
 	}
 	/* More than the pool has: smbdx_mr_take() says -EMSGSIZE. */
 	reg = smbdx_fault(SMBDX_FAULT_REG_ALLOC) ? NULL :
-	      smbdx_reg_alloc(min_t(u32, need, conn->nmrs));
+	      smbdx_reg_alloc(min_t(u32, need, conn->mr.pool_size));
 	if (!reg) {
 		rc = -ENOMEM;
 		goto out_unmap;
@@ -782,7 +785,7 @@ struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
 		spin_lock_bh(&conn->lock);
 		rc = smbdx_mr_take(conn, reg, need);
 		if (!rc)
-			list_add_tail(&reg->node, &conn->regs);
+			list_add_tail(&reg->node, &conn->mr.regs);
 		spin_unlock_bh(&conn->lock);
 		if (rc != -EAGAIN || (flags & SMBDX_REG_NOWAIT))
 			break;
@@ -791,10 +794,10 @@ struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
 			waited = true;
 		}
 		wait_event(conn->wq,
-			   READ_ONCE(conn->mr_free_count) >= need ||
-			   READ_ONCE(conn->mr_dead) ||
+			   READ_ONCE(conn->mr.free_count) >= need ||
+			   READ_ONCE(conn->mr.dead) ||
 			   READ_ONCE(conn->state) != SMBDX_CS_ESTABLISHED ||
-			   need > READ_ONCE(conn->mr_usable));
+			   need > READ_ONCE(conn->mr.usable));
 	}
 	if (rc)
 		goto out_free;
@@ -994,7 +997,7 @@ int smbdx_deregister(struct smbdx_reg *reg)
 	might_sleep();
 	if (smbdx_conn_enter(conn, true)) {
 		/* Teardown has (or is about to have) released it all. */
-		wait_event(conn->wq, READ_ONCE(conn->mr_released) || !conn->mrs);
+		wait_event(conn->wq, READ_ONCE(conn->mr.released) || !conn->mr.pool);
 		smbdx_reg_free(reg);
 		return 0;
 	}

@@ -21,7 +21,9 @@
  * reverse order, after teardown drained the QP (or before it was ever
  * connected); no completion handler runs once the CQ is freed, so the
  * receive buffers go last but one. Both run in process context under the
- * connection's res_mutex (or before the connection is visible).
+ * connection's res_mutex (or before the connection is visible). Whether
+ * the QP exists is the cm_id's qp pointer (rdma_create_qp() sets it on
+ * success, rdma_destroy_qp() clears it); no flag of ours repeats it.
  */
 
 #include <linux/module.h>
@@ -69,24 +71,24 @@ int smbdx_qp_setup(struct smbdx_conn *conn)
 	conn->ibdev = ibdev;
 	strscpy(conn->devname, dev_name(&ibdev->dev), sizeof(conn->devname));
 
-	conn->rq_depth = conn->cfg.proto.recv_credit_max;
-	conn->sq_depth = conn->cfg.proto.send_credit_target + 2;
-	if (conn->sq_depth + 1 > conn->limits.max_qp_wr)
-		conn->sq_depth = conn->limits.max_qp_wr - 1;
-	if (conn->rq_depth + 1 > conn->limits.max_qp_wr)
+	conn->recv.depth = conn->cfg.proto.recv_credit_max;
+	conn->send.depth = conn->cfg.proto.send_credit_target + 2;
+	if (conn->send.depth + 1 > conn->limits.max_qp_wr)
+		conn->send.depth = conn->limits.max_qp_wr - 1;
+	if (conn->recv.depth + 1 > conn->limits.max_qp_wr)
 		return -EINVAL;
 	/* One REG_MR or LOCAL_INV at a time per MR, then the RDMA contexts. */
 	nmrs = smbdx_mr_plan(conn);
-	if (conn->sq_depth + 1 + nmrs > conn->limits.max_qp_wr)
+	if (conn->send.depth + 1 + nmrs > conn->limits.max_qp_wr)
 		return -EINVAL;
-	sq = conn->sq_depth + 1 + nmrs;
+	sq = conn->send.depth + 1 + nmrs;
 	sq += smbdx_rw_plan(conn, conn->limits.max_qp_wr - sq);
 	/* Flushed work requests complete even when unsignaled. */
-	cqe = sq + 3 * conn->rw_ctxs + conn->rq_depth + 2;
+	cqe = sq + 3 * conn->rw.ctxs + conn->recv.depth + 2;
 	if (cqe > conn->limits.max_cqe)
 		return -EINVAL;
-	conn->rio_size = max_t(u32, conn->cfg.proto.max_receive_size,
-			       SMBDX_PROTO_NEG_RECV_SIZE);
+	conn->recv.rio_size = max_t(u32, conn->cfg.proto.max_receive_size,
+				    SMBDX_PROTO_NEG_RECV_SIZE);
 
 	conn->pd = ib_alloc_pd(ibdev, 0);
 	if (IS_ERR(conn->pd)) {
@@ -107,10 +109,10 @@ int smbdx_qp_setup(struct smbdx_conn *conn)
 	qpa.send_cq = conn->cq;
 	qpa.recv_cq = conn->cq;
 	qpa.cap.max_send_wr = sq;
-	qpa.cap.max_recv_wr = conn->rq_depth + 1;
+	qpa.cap.max_recv_wr = conn->recv.depth + 1;
 	/* Sends use one SGE; RDMA Write contexts use what the device has. */
 	qpa.cap.max_send_sge = conn->limits.max_send_sge;
-	qpa.cap.max_rdma_ctxs = conn->rw_ctxs;
+	qpa.cap.max_rdma_ctxs = conn->rw.ctxs;
 	qpa.port_num = conn->id->port_num;
 	qpa.cap.max_recv_sge = 1;
 	qpa.sq_sig_type = IB_SIGNAL_REQ_WR;
@@ -118,7 +120,6 @@ int smbdx_qp_setup(struct smbdx_conn *conn)
 	rc = rdma_create_qp(conn->id, conn->pd, &qpa);
 	if (rc)
 		goto out;
-	conn->qp_created = true;
 	conn->cq_id = conn->cq->res.id;
 	conn->qpn = conn->id->qp->qp_num;
 	/*
@@ -130,12 +131,12 @@ int smbdx_qp_setup(struct smbdx_conn *conn)
 	if (qpa.cap.max_send_wr < sq) {
 		u32 short_by = sq - qpa.cap.max_send_wr;
 
-		if (short_by >= conn->rw_wr_budget) {
+		if (short_by >= conn->rw.wr_budget) {
 			rc = -ENOSPC;
 			goto out;
 		}
-		conn->rw_wr_budget -= short_by;
-		conn->rw_wr_avail = conn->rw_wr_budget;
+		conn->rw.wr_budget -= short_by;
+		conn->rw.wr_avail = conn->rw.wr_budget;
 	}
 
 	rc = smbdx_mr_pool_init(conn);
@@ -159,10 +160,9 @@ out:
 void smbdx_qp_free(struct smbdx_conn *conn)
 {
 	smbdx_mr_release(conn);
-	if (conn->qp_created) {
+	/* rdma_create_qp() sets id->qp on success, rdma_destroy_qp() clears it. */
+	if (conn->id && conn->id->qp)
 		rdma_destroy_qp(conn->id);
-		conn->qp_created = false;
-	}
 	/* No completion handler runs once the CQ is freed. */
 	if (conn->cq) {
 		ib_free_cq(conn->cq);

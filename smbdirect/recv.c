@@ -25,6 +25,13 @@
  * stops; freeing a message reposts them and runs the send loop, which
  * grants the credits.
  *
+ * Locking: this file owns the receive half of conn->recv (struct
+ * smbdx_conn_recv, smbd.h; deliver.c owns the delivery half). Receive
+ * completions run in softirq and take conn->lock, which protects the
+ * reassembly, the free list, the counts and held_bytes; the buffers
+ * themselves (recv.rios) are allocated with the QP under res_mutex and
+ * freed only after the CQ.
+ *
  * Transport recovery: an invalid message terminates the connection with
  * the engine's verdict as the cause (counted, logged once). An unsuccessful
  * completion terminates it too; flushed receives (teardown's drain) just
@@ -52,16 +59,17 @@ int smbdx_recv_bufs_alloc(struct smbdx_conn *conn)
 	struct smbdx_recv_io *rio;
 	u32 i;
 
-	conn->rios = kcalloc(conn->rq_depth, sizeof(*conn->rios), GFP_KERNEL);
-	if (!conn->rios)
+	conn->recv.rios = kcalloc(conn->recv.depth, sizeof(*conn->recv.rios),
+				  GFP_KERNEL);
+	if (!conn->recv.rios)
 		return -ENOMEM;
-	for (i = 0; i < conn->rq_depth; i++) {
-		rio = &conn->rios[i];
-		rio->buf = kmalloc(conn->rio_size, GFP_KERNEL);
+	for (i = 0; i < conn->recv.depth; i++) {
+		rio = &conn->recv.rios[i];
+		rio->buf = kmalloc(conn->recv.rio_size, GFP_KERNEL);
 		if (!rio->buf)
 			return -ENOMEM;
 		rio->dma = ib_dma_map_single(conn->ibdev, rio->buf,
-					     conn->rio_size, DMA_FROM_DEVICE);
+					     conn->recv.rio_size, DMA_FROM_DEVICE);
 		if (ib_dma_mapping_error(conn->ibdev, rio->dma)) {
 			kfree(rio->buf);
 			rio->buf = NULL;
@@ -69,9 +77,9 @@ int smbdx_recv_bufs_alloc(struct smbdx_conn *conn)
 		}
 		rio->cqe.done = smbdx_recv_done;
 		rio->conn = conn;
-		conn->nrios++;
+		conn->recv.nrios++;
 		spin_lock_bh(&conn->lock);
-		list_add_tail(&rio->list, &conn->rio_free);
+		list_add_tail(&rio->list, &conn->recv.free);
 		spin_unlock_bh(&conn->lock);
 	}
 	return 0;
@@ -86,16 +94,16 @@ void smbdx_recv_bufs_free(struct smbdx_conn *conn)
 	u32 i;
 
 	spin_lock_bh(&conn->lock);
-	INIT_LIST_HEAD(&conn->rio_free);
+	INIT_LIST_HEAD(&conn->recv.free);
 	spin_unlock_bh(&conn->lock);
-	for (i = 0; i < conn->nrios; i++) {
-		ib_dma_unmap_single(conn->ibdev, conn->rios[i].dma,
-				    conn->rio_size, DMA_FROM_DEVICE);
-		kfree(conn->rios[i].buf);
+	for (i = 0; i < conn->recv.nrios; i++) {
+		ib_dma_unmap_single(conn->ibdev, conn->recv.rios[i].dma,
+				    conn->recv.rio_size, DMA_FROM_DEVICE);
+		kfree(conn->recv.rios[i].buf);
 	}
-	kfree(conn->rios);
-	conn->rios = NULL;
-	conn->nrios = 0;
+	kfree(conn->recv.rios);
+	conn->recv.rios = NULL;
+	conn->recv.nrios = 0;
 }
 
 static int __smbdx_post_recv(struct smbdx_conn *conn, struct smbdx_recv_io *rio)
@@ -105,20 +113,20 @@ static int __smbdx_post_recv(struct smbdx_conn *conn, struct smbdx_recv_io *rio)
 	int rc;
 
 	sge.addr = rio->dma;
-	sge.length = conn->rio_size;
+	sge.length = conn->recv.rio_size;
 	sge.lkey = conn->pd->local_dma_lkey;
 	wr.wr_cqe = &rio->cqe;
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
-	ib_dma_sync_single_for_device(conn->ibdev, rio->dma, conn->rio_size,
+	ib_dma_sync_single_for_device(conn->ibdev, rio->dma, conn->recv.rio_size,
 				      DMA_FROM_DEVICE);
 	rio->cid = ++conn->next_cid;
 	rc = smbdx_fault(SMBDX_FAULT_POST_RECV) ? -ENOMEM :
 	     ib_post_recv(conn->id->qp, &wr, NULL);
 	if (rc)
 		return rc;
-	conn->recvs_posted++;
-	trace_smbdx_post_recv(conn, rio->cid, conn->rio_size);
+	conn->recv.posted++;
+	trace_smbdx_post_recv(conn, rio->cid, conn->recv.rio_size);
 	return 0;
 }
 
@@ -134,14 +142,14 @@ int smbdx_post_recv_one(struct smbdx_conn *conn)
 	int rc;
 
 	lockdep_assert_held(&conn->lock);
-	rio = list_first_entry_or_null(&conn->rio_free, struct smbdx_recv_io,
+	rio = list_first_entry_or_null(&conn->recv.free, struct smbdx_recv_io,
 				       list);
 	if (!rio)
 		return -ENOBUFS;
 	list_del_init(&rio->list);
 	rc = __smbdx_post_recv(conn, rio);
 	if (rc)
-		list_add(&rio->list, &conn->rio_free);
+		list_add(&rio->list, &conn->recv.free);
 	return rc;
 }
 
@@ -151,7 +159,7 @@ static u32 __smbdx_post_recvs(struct smbdx_conn *conn, u32 n)
 	u32 posted = 0;
 	int rc;
 
-	while (posted < n && !list_empty(&conn->rio_free)) {
+	while (posted < n && !list_empty(&conn->recv.free)) {
 		rc = smbdx_post_recv_one(conn);
 		if (rc) {
 			__smbdx_conn_post_failed(conn, rc);
@@ -176,14 +184,14 @@ void smbdx_post_recvs(struct smbdx_conn *conn)
 	lockdep_assert_held(&conn->lock);
 	if (conn->state != SMBDX_CS_ESTABLISHED)
 		return;
-	if (conn->held_bytes > conn->cfg.recv_queue_max) {
-		if (!conn->recv_gated) {
-			conn->recv_gated = true;
+	if (conn->recv.held_bytes > conn->cfg.recv_queue_max) {
+		if (!conn->recv.gated) {
+			conn->recv.gated = true;
 			smbdx_stat_inc(conn, SMBDX_STAT_RECV_GATED);
 		}
 		return;
 	}
-	conn->recv_gated = false;
+	conn->recv.gated = false;
 	n = smbdx_credits_recv_to_post(&conn->cr);
 	if (n)
 		smbdx_credits_recv_posted(&conn->cr, __smbdx_post_recvs(conn, n));
@@ -192,14 +200,14 @@ void smbdx_post_recvs(struct smbdx_conn *conn)
 /* Negotiation succeeded: 3.1.5.6 / 3.1.5.7, last steps. */
 static void smbdx_conn_established(struct smbdx_conn *conn)
 {
-	smbdx_reasm_init(&conn->ra, conn->params.max_fragmented_recv_size);
+	smbdx_reasm_init(&conn->recv.ra, conn->params.max_fragmented_recv_size);
 	conn->negotiated = true;
 	smbdx_conn_set_state(conn, SMBDX_CS_ESTABLISHED);
-	cancel_delayed_work(&conn->neg_work);
-	conn->last_rx = jiffies;
+	smbdx_neg_timer_stop(conn);
+	conn->recv.last_rx = jiffies;
 	smbdx_idle_timer_arm(conn, conn->keepalive_j);
 	if (conn->role == SMBDX_ROLE_PASSIVE)
-		smbdx_conn_queue_work(conn, &conn->upcall_work);
+		smbdx_conn_queue_work(conn, &conn->recv.upcall_work);
 }
 
 /* Post the receives of a freshly initialised credit engine. */
@@ -308,7 +316,7 @@ static void smbdx_recv_data(struct smbdx_conn *conn, struct smbdx_recv_io *rio,
 	if (!v)
 		v = smbdx_credits_on_recv(&conn->cr, &di);
 	if (!v)
-		v = smbdx_reasm_add(&conn->ra, &di, &place);
+		v = smbdx_reasm_add(&conn->recv.ra, &di, &place);
 	if (v) {
 		__smbdx_conn_fail(conn, -EPROTO, v);
 		return;
@@ -319,7 +327,7 @@ static void smbdx_recv_data(struct smbdx_conn *conn, struct smbdx_recv_io *rio,
 	 * time is recorded; the timer re-arms itself, except after a
 	 * keepalive request, when it runs with the short response wait.
 	 */
-	conn->last_rx = jiffies;
+	conn->recv.last_rx = jiffies;
 	if (ka_out)
 		smbdx_idle_timer_arm(conn, conn->keepalive_j);
 	if (di.credits_granted) {
@@ -332,8 +340,8 @@ static void smbdx_recv_data(struct smbdx_conn *conn, struct smbdx_recv_io *rio,
 	if (di.flags & SMBDX_FLAG_RESPONSE_REQUESTED)
 		smbdx_stat_inc(conn, SMBDX_STAT_RX_KEEPALIVE_REQ);
 	if (wc->wc_flags & IB_WC_WITH_INVALIDATE) {
-		conn->inv_pending = true;
-		conn->inv_token = wc->ex.invalidate_rkey;
+		conn->recv.inv_pending = true;
+		conn->recv.inv_token = wc->ex.invalidate_rkey;
 		smbdx_stat_inc(conn, SMBDX_STAT_RX_INVALIDATED);
 		smbdx_mr_remote_invalidated(conn, wc->ex.invalidate_rkey);
 	}
@@ -343,7 +351,7 @@ static void smbdx_recv_data(struct smbdx_conn *conn, struct smbdx_recv_io *rio,
 		 * takes its InvalidatedToken along; having no data, it is not
 		 * delivered, so the token goes nowhere (the MR is marked).
 		 */
-		conn->inv_pending = false;
+		conn->recv.inv_pending = false;
 		smbdx_stat_inc(conn, SMBDX_STAT_RX_EMPTY);
 		return;
 	}
@@ -351,7 +359,7 @@ static void smbdx_recv_data(struct smbdx_conn *conn, struct smbdx_recv_io *rio,
 	smbdx_stat_inc(conn, SMBDX_STAT_RX_FRAGS);
 	smbdx_stat_add(conn, SMBDX_STAT_RX_BYTES, di.data_length);
 	if (place.first) {
-		if (WARN_ON_ONCE(conn->reasm_msg)) {
+		if (WARN_ON_ONCE(conn->recv.reasm_msg)) {
 			__smbdx_conn_fail(conn, -EIO, SMBDX_ERR_REASM_MISMATCH);
 			return;
 		}
@@ -360,10 +368,10 @@ static void smbdx_recv_data(struct smbdx_conn *conn, struct smbdx_recv_io *rio,
 			__smbdx_conn_fail(conn, -ENOMEM, SMBDX_CAUSE_NOMEM);
 			return;
 		}
-		conn->reasm_msg = msg;
-		conn->held_bytes += msg->cost;
+		conn->recv.reasm_msg = msg;
+		conn->recv.held_bytes += msg->cost;
 	}
-	msg = conn->reasm_msg;
+	msg = conn->recv.reasm_msg;
 	if (WARN_ON_ONCE(!msg || (u64)place.offset + place.length > msg->len)) {
 		__smbdx_conn_fail(conn, -EIO, SMBDX_ERR_REASM_MISMATCH);
 		return;
@@ -371,7 +379,7 @@ static void smbdx_recv_data(struct smbdx_conn *conn, struct smbdx_recv_io *rio,
 	cost = msg->cost;
 	rc = smbdx_msg_fill(msg, place.offset, (u8 *)rio->buf + di.data_offset,
 			    place.length, GFP_ATOMIC);
-	conn->held_bytes += msg->cost - cost;
+	conn->recv.held_bytes += msg->cost - cost;
 	if (rc) {
 		__smbdx_conn_fail(conn, rc, rc == -ENOMEM ? SMBDX_CAUSE_NOMEM :
 				  SMBDX_ERR_REASM_MISMATCH);
@@ -381,11 +389,11 @@ static void smbdx_recv_data(struct smbdx_conn *conn, struct smbdx_recv_io *rio,
 	if (place.state != SMBDX_REASM_COMPLETE)
 		return;
 
-	conn->reasm_msg = NULL;
-	if (conn->inv_pending) {
+	conn->recv.reasm_msg = NULL;
+	if (conn->recv.inv_pending) {
 		msg->inv = true;
-		msg->inv_token = conn->inv_token;
-		conn->inv_pending = false;
+		msg->inv_token = conn->recv.inv_token;
+		conn->recv.inv_pending = false;
 	}
 	smbdx_msg_ready(conn, msg);
 }
@@ -408,14 +416,14 @@ void smbdx_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (wc->status == IB_WC_SUCCESS)
 		smbdx_conn_comm_est(conn);
 	spin_lock_bh(&conn->lock);
-	conn->recvs_posted--;
+	conn->recv.posted--;
 	if (__smbdx_conn_wc_failed(conn, wc, SMBDX_CAUSE_RECV_ERROR)) {
-		list_add(&rio->list, &conn->rio_free);
+		list_add(&rio->list, &conn->recv.free);
 		spin_unlock_bh(&conn->lock);
 		return;
 	}
 
-	ib_dma_sync_single_for_cpu(conn->ibdev, rio->dma, conn->rio_size,
+	ib_dma_sync_single_for_cpu(conn->ibdev, rio->dma, conn->recv.rio_size,
 				   DMA_FROM_DEVICE);
 	switch (conn->state) {
 	case SMBDX_CS_NEGOTIATING:
@@ -430,7 +438,7 @@ void smbdx_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	default:
 		break;
 	}
-	list_add(&rio->list, &conn->rio_free);
+	list_add(&rio->list, &conn->recv.free);
 	smbdx_post_recvs(conn);
 	__smbdx_send_pump(conn, NULL);
 	spin_unlock_bh(&conn->lock);

@@ -6,7 +6,7 @@
  * Normal operation: smbdx_desc_select() (desc.c, pure) turns the peer's
  * Buffer Descriptor V1 array and an offset into the remote pieces the
  * local buffer maps onto. Each piece is cut into chunks of at most
- * conn->rw_chunk bytes; a chunk is one rdma_rw context over the matching
+ * conn->rw.chunk bytes; a chunk is one rdma_rw context over the matching
  * part of the local iov_iter, posted as one chain with only its last work
  * request signaled. The caller waits until every chunk completed, then the
  * contexts are destroyed (DMA unmapped, rdma_rw's own MRs returned).
@@ -22,19 +22,20 @@
  * through rdma_rw as usual. Like rdma_rw, an MR taken from the pool is
  * invalidated first if its need_inval says it is still valid.
  *
- * Flow control: the QP's send queue was sized for conn->rw_ctxs contexts
+ * Flow control: the QP's send queue was sized for conn->rw.ctxs contexts
  * of at most one chunk each (rdma_rw_init_qp() adds its share, and
  * smbdx_rw_plan() adds room for the work requests of a chunk); a context
- * is started only when one of the conn->rw_ctxs slots and enough of the
+ * is started only when one of the conn->rw.ctxs slots and enough of the
  * send-queue budget are free, and RDMA Read contexts in flight never
  * exceed the connection's ORD. Operations larger than the negotiated
  * MaxReadWriteSize are refused.
  *
- * Locking: conn->lock (BH) protects the slot and budget counters and the
- * orphan list, and is held while posting (after checking the state). The
- * API call counts in mr_users for its whole duration, so teardown, which
- * drains the QP first and then waits for mr_users, destroys the QP only
- * after every context was destroyed.
+ * Locking: this file owns conn->rw (struct smbdx_conn_rw, smbd.h).
+ * conn->lock (BH) protects the slot and budget counters and the orphan
+ * list, and is held while posting (after checking the state). The API
+ * call counts in conn->mr.users (mr.c's gate) for its whole duration, so
+ * teardown, which drains the QP first and then waits for mr.users,
+ * destroys the QP only after every context was destroyed.
  *
  * Transport recovery: a failed completion (a remote access error after the
  * peer invalidated its buffer, say) terminates the connection and fails
@@ -45,7 +46,7 @@
  * call returns -ETIMEDOUT once the flush has completed them
  * (smbdx_conn_wait_wr()). If a chain was
  * posted only in part, its context may still have work requests queued:
- * it is handed to the connection (rw_orphans) and destroyed at teardown
+ * it is handed to the connection (rw.orphans) and destroyed at teardown
  * after the drain.
  */
 
@@ -79,7 +80,7 @@ struct smbdx_rw_op {
 
 /**
  * struct smbdx_rw_chunk - one rdma_rw context
- * @list: entry in the call's list, or in conn->rw_orphans
+ * @list: entry in the call's list, or in conn->rw.orphans
  * @conn: connection
  * @op: the call, NULL for an orphan
  * @cqe: completion of the context's last work request
@@ -134,24 +135,24 @@ struct smbdx_rw_chunk {
  * @room: send queue entries the device still allows
  *
  * Return: send queue entries to add for the chunks' work requests (beyond
- * what rdma_rw_init_qp() adds by itself); conn->rw_ctxs is set to the
+ * what rdma_rw_init_qp() adds by itself); conn->rw.ctxs is set to the
  * contexts that fit, at least one.
  */
 u32 smbdx_rw_plan(struct smbdx_conn *conn, u32 room)
 {
 	u32 per_ctx, ctxs = max(smbdx_rw_ctxs, 1U);
 
-	conn->rw_chunk = min_t(u32, SMBDX_RW_CHUNK_PAGES,
+	conn->rw.chunk = min_t(u32, SMBDX_RW_CHUNK_PAGES,
 			       max(conn->limits.frwr_depth, 2U) - 1) * PAGE_SIZE;
 	/* A chunk not starting on a page boundary touches one more page. */
-	per_ctx = smbdx_dev_rw_wrs(&conn->limits, conn->rw_chunk / PAGE_SIZE + 1);
+	per_ctx = smbdx_dev_rw_wrs(&conn->limits, conn->rw.chunk / PAGE_SIZE + 1);
 	while (ctxs > 1 && ctxs * per_ctx > room)
 		ctxs--;
-	conn->rw_ctxs = ctxs;
-	conn->rw_wr_budget = ctxs * per_ctx;
-	conn->rw_ctx_avail = ctxs;
-	conn->rw_wr_avail = conn->rw_wr_budget;
-	return conn->rw_wr_budget;
+	conn->rw.ctxs = ctxs;
+	conn->rw.wr_budget = ctxs * per_ctx;
+	conn->rw.ctx_avail = ctxs;
+	conn->rw.wr_avail = conn->rw.wr_budget;
+	return conn->rw.wr_budget;
 }
 
 static void smbdx_rw_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -230,10 +231,10 @@ static void smbdx_rw_chunk_put(struct smbdx_conn *conn, struct smbdx_rw_chunk *c
 	smbdx_rw_chunk_free(conn, ch);
 	if (slot) {
 		spin_lock_bh(&conn->lock);
-		conn->rw_ctx_avail++;
+		conn->rw.ctx_avail++;
 		if (read)
-			conn->rw_rd_used--;
-		conn->rw_wr_avail += wrs;
+			conn->rw.rd_used--;
+		conn->rw.wr_avail += wrs;
 		spin_unlock_bh(&conn->lock);
 	}
 }
@@ -287,7 +288,7 @@ void smbdx_rw_release_orphans(struct smbdx_conn *conn)
 	LIST_HEAD(list);
 
 	spin_lock_bh(&conn->lock);
-	list_splice_init(&conn->rw_orphans, &list);
+	list_splice_init(&conn->rw.orphans, &list);
 	spin_unlock_bh(&conn->lock);
 	list_for_each_entry_safe(ch, tmp, &list, list) {
 		list_del(&ch->list);
@@ -298,7 +299,7 @@ void smbdx_rw_release_orphans(struct smbdx_conn *conn)
 /* RDMA Read contexts allowed in flight: the ORD, within the slots. */
 static u32 smbdx_rw_rd_max(struct smbdx_conn *conn)
 {
-	return clamp_t(u32, READ_ONCE(conn->ord), 1, conn->rw_ctxs);
+	return clamp_t(u32, READ_ONCE(conn->ord), 1, conn->rw.ctxs);
 }
 
 /*
@@ -312,13 +313,13 @@ static int smbdx_rw_get_slot(struct smbdx_conn *conn, bool read,
 
 	for (;;) {
 		spin_lock_bh(&conn->lock);
-		if (conn->mr_dead || conn->state != SMBDX_CS_ESTABLISHED) {
+		if (conn->mr.dead || conn->state != SMBDX_CS_ESTABLISHED) {
 			rc = conn->error ? conn->error : -ENOTCONN;
-		} else if (conn->rw_ctx_avail &&
-			   (!read || conn->rw_rd_used < smbdx_rw_rd_max(conn))) {
-			conn->rw_ctx_avail--;
+		} else if (conn->rw.ctx_avail &&
+			   (!read || conn->rw.rd_used < smbdx_rw_rd_max(conn))) {
+			conn->rw.ctx_avail--;
 			if (read)
-				conn->rw_rd_used++;
+				conn->rw.rd_used++;
 			rc = 0;
 		} else {
 			rc = -EAGAIN;
@@ -329,11 +330,11 @@ static int smbdx_rw_get_slot(struct smbdx_conn *conn, bool read,
 		if (smbdx_rw_reap(conn, list))
 			continue;
 		wait_event(conn->wq,
-			   (READ_ONCE(conn->rw_ctx_avail) &&
-			    (!read || READ_ONCE(conn->rw_rd_used) <
+			   (READ_ONCE(conn->rw.ctx_avail) &&
+			    (!read || READ_ONCE(conn->rw.rd_used) <
 			     smbdx_rw_rd_max(conn))) ||
 			   smbdx_rw_any_done(list) ||
-			   READ_ONCE(conn->mr_dead) ||
+			   READ_ONCE(conn->mr.dead) ||
 			   READ_ONCE(conn->state) != SMBDX_CS_ESTABLISHED);
 	}
 }
@@ -344,14 +345,14 @@ static int smbdx_rw_get_wrs(struct smbdx_conn *conn, u32 wrs,
 {
 	int rc;
 
-	if (wrs > conn->rw_wr_budget)
+	if (wrs > conn->rw.wr_budget)
 		return -E2BIG;
 	for (;;) {
 		spin_lock_bh(&conn->lock);
-		if (conn->mr_dead || conn->state != SMBDX_CS_ESTABLISHED) {
+		if (conn->mr.dead || conn->state != SMBDX_CS_ESTABLISHED) {
 			rc = conn->error ? conn->error : -ENOTCONN;
-		} else if (conn->rw_wr_avail >= wrs) {
-			conn->rw_wr_avail -= wrs;
+		} else if (conn->rw.wr_avail >= wrs) {
+			conn->rw.wr_avail -= wrs;
 			rc = 0;
 		} else {
 			rc = -EAGAIN;
@@ -361,9 +362,9 @@ static int smbdx_rw_get_wrs(struct smbdx_conn *conn, u32 wrs,
 			return rc;
 		if (smbdx_rw_reap(conn, list))
 			continue;
-		wait_event(conn->wq, READ_ONCE(conn->rw_wr_avail) >= wrs ||
+		wait_event(conn->wq, READ_ONCE(conn->rw.wr_avail) >= wrs ||
 			   smbdx_rw_any_done(list) ||
-			   READ_ONCE(conn->mr_dead) ||
+			   READ_ONCE(conn->mr.dead) ||
 			   READ_ONCE(conn->state) != SMBDX_CS_ESTABLISHED);
 	}
 }
@@ -504,7 +505,7 @@ static int smbdx_rw_chunk_start(struct smbdx_conn *conn, struct smbdx_rw_op *op,
 			wr->wr_cqe = &ch->err_cqe;
 
 	spin_lock_bh(&conn->lock);
-	if (conn->mr_dead || conn->state != SMBDX_CS_ESTABLISHED ||
+	if (conn->mr.dead || conn->state != SMBDX_CS_ESTABLISHED ||
 	    !conn->qp_live) {
 		rc = conn->error ? conn->error : -ENOTCONN;
 		spin_unlock_bh(&conn->lock);
@@ -526,7 +527,7 @@ static int smbdx_rw_chunk_start(struct smbdx_conn *conn, struct smbdx_rw_op *op,
 		if (bad != first) {
 			/* Queued in part: teardown destroys it after the drain. */
 			ch->op = NULL;
-			list_move_tail(&ch->list, &conn->rw_orphans);
+			list_move_tail(&ch->list, &conn->rw.orphans);
 		}
 		rc = __smbdx_conn_post_failed(conn, rc);
 	}
@@ -602,7 +603,7 @@ static int smbdx_rw(struct smbdx_conn *conn, struct iov_iter *iter,
 		for (done = 0; done < segs[i].len && !rc; done += piece) {
 			struct smbdx_rw_seg s;
 
-			piece = min(segs[i].len - done, conn->rw_chunk);
+			piece = min(segs[i].len - done, conn->rw.chunk);
 			s.addr = segs[i].addr + done;
 			s.rkey = segs[i].rkey;
 			s.len = piece;

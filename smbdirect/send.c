@@ -32,7 +32,7 @@
  * to post another one at once, and at most SMBDX_SEND_SIGNAL_EVERY - 1 in
  * a row; the last Send before the loop stops, a Send that fills the send
  * queue, the negotiate messages and every SMBDX_SEND_SIGNAL_EVERY-th Send
- * are signaled. conn->sends_inflight holds the posted Sends in posting
+ * are signaled. conn->send.inflight holds the posted Sends in posting
  * order, which is the order they complete in (one send queue, RC). A
  * completion, signaled or flushed, retires its own io and every io before
  * it on the list: those completed before it, unsignaled. So each io is
@@ -40,7 +40,11 @@
  * for a Send that has not completed, and then no completion after it
  * can have retired it (siw and rxe both flush unsignaled Sends too).
  * The send queue depth (sends posted, not retired) never exceeds
- * sq_depth; the QP has one more slot for ib_drain_qp().
+ * send.depth; the QP has one more slot for ib_drain_qp().
+ *
+ * Locking: this file owns conn->send (struct smbdx_conn_send, smbd.h).
+ * Its lists and counters are under conn->lock: the send loop runs with it
+ * held from every context above, and send completions take it.
  *
  * Transport recovery: a failed post or an unsuccessful completion
  * terminates the connection. __smbdx_conn_fail() discards the fragments
@@ -142,8 +146,8 @@ int smbdx_post_send_io(struct smbdx_conn *conn, struct smbdx_send_io *io,
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
 	signal = !more || io->fail_verdict ||
-		 conn->sends_posted + 1 >= conn->sq_depth ||
-		 conn->sends_unsignaled + 1 >= SMBDX_SEND_SIGNAL_EVERY;
+		 conn->send.posted + 1 >= conn->send.depth ||
+		 conn->send.unsignaled + 1 >= SMBDX_SEND_SIGNAL_EVERY;
 	if (signal)
 		wr.send_flags = IB_SEND_SIGNALED;
 	if (io->inv) {
@@ -158,9 +162,9 @@ int smbdx_post_send_io(struct smbdx_conn *conn, struct smbdx_send_io *io,
 		ib_dma_unmap_single(conn->ibdev, io->dma, io->len, DMA_TO_DEVICE);
 		return rc;
 	}
-	conn->sends_posted++;
-	conn->sends_unsignaled = signal ? 0 : conn->sends_unsignaled + 1;
-	list_add_tail(&io->list, &conn->sends_inflight);
+	conn->send.posted++;
+	conn->send.unsignaled = signal ? 0 : conn->send.unsignaled + 1;
+	list_add_tail(&io->list, &conn->send.inflight);
 	trace_smbdx_post_send(conn, io, signal);
 	return 0;
 }
@@ -179,12 +183,12 @@ static void smbdx_send_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	spin_lock_bh(&conn->lock);
 	/* This Send and the unsignaled ones posted before it */
-	list_cut_position(&done, &conn->sends_inflight, &io->list);
+	list_cut_position(&done, &conn->send.inflight, &io->list);
 	list_for_each_entry(pos, &done, list)
 		n++;
-	if (WARN_ON_ONCE(n > conn->sends_posted))
-		n = conn->sends_posted;
-	conn->sends_posted -= n;
+	if (WARN_ON_ONCE(n > conn->send.posted))
+		n = conn->send.posted;
+	conn->send.posted -= n;
 	if (!__smbdx_conn_wc_failed(conn, wc, SMBDX_CAUSE_SEND_ERROR)) {
 		if (io->fail_verdict)
 			/* A failed Negotiate Response went out: now terminate. */
@@ -193,7 +197,7 @@ static void smbdx_send_done(struct ib_cq *cq, struct ib_wc *wc)
 			__smbdx_send_pump(conn, NULL);
 	}
 	/* smbdx_destroy() waits for the Sends to drain. */
-	wake = conn->draining && !conn->sends_posted;
+	wake = conn->send.draining && !conn->send.posted;
 	spin_unlock_bh(&conn->lock);
 	if (wake)
 		wake_up_all(&conn->wq);
@@ -222,8 +226,8 @@ void smbdx_send_reclaim(struct smbdx_conn *conn)
 	u32 n = 0;
 
 	spin_lock_bh(&conn->lock);
-	list_splice_init(&conn->sends_inflight, &left);
-	conn->sends_posted = 0;
+	list_splice_init(&conn->send.inflight, &left);
+	conn->send.posted = 0;
 	spin_unlock_bh(&conn->lock);
 	list_for_each_entry_safe(io, tmp, &left, list) {
 		ib_dma_unmap_single(conn->ibdev, io->dma, io->len,
@@ -247,12 +251,12 @@ void smbdx_send_queue_flush(struct smbdx_conn *conn)
 	struct smbdx_send_io *io, *tmp;
 
 	lockdep_assert_held(&conn->lock);
-	list_for_each_entry_safe(io, tmp, &conn->send_queue, list) {
+	list_for_each_entry_safe(io, tmp, &conn->send.queue, list) {
 		list_del(&io->list);
 		smbdx_send_owner_done(conn, io, false);
 		kfree(io);
 	}
-	conn->send_queue_len = 0;
+	conn->send.queue_len = 0;
 }
 
 static void smbdx_send_count(struct smbdx_conn *conn,
@@ -300,7 +304,7 @@ void __smbdx_send_pump(struct smbdx_conn *conn, struct smbdx_send_io **spare)
 	if (unlikely(smbdx_test_muted(conn)))
 		return;
 	while (conn->state == SMBDX_CS_ESTABLISHED) {
-		if (conn->sends_posted >= conn->sq_depth) {
+		if (conn->send.posted >= conn->send.depth) {
 			smbdx_stat_inc(conn, SMBDX_STAT_SEND_SQ_FULL);
 			trace_smbdx_send_sq_full(conn);
 			break;
@@ -309,14 +313,14 @@ void __smbdx_send_pump(struct smbdx_conn *conn, struct smbdx_send_io **spare)
 		if (act == SMBDX_SEND_IDLE)
 			break;
 		if (act == SMBDX_SEND_BLOCKED) {
-			if (conn->send_queue_len && !conn->send_blocked) {
-				conn->send_blocked = true;
+			if (conn->send.queue_len && !conn->send.blocked) {
+				conn->send.blocked = true;
 				smbdx_stat_inc(conn, SMBDX_STAT_SEND_BLOCKED);
 				trace_smbdx_send_no_credits(conn);
 			}
 			break;
 		}
-		conn->send_blocked = false;
+		conn->send.blocked = false;
 
 		io = NULL;
 		if (act == SMBDX_SEND_EMPTY) {
@@ -329,7 +333,7 @@ void __smbdx_send_pump(struct smbdx_conn *conn, struct smbdx_send_io **spare)
 							GFP_ATOMIC);
 			}
 			if (!io) {
-				smbdx_conn_queue_work(conn, &conn->pump_work);
+				smbdx_conn_queue_work(conn, &conn->send.pump_work);
 				break;
 			}
 		}
@@ -343,10 +347,10 @@ void __smbdx_send_pump(struct smbdx_conn *conn, struct smbdx_send_io **spare)
 			break;
 		}
 		if (act == SMBDX_SEND_QUEUED) {
-			io = list_first_entry(&conn->send_queue,
+			io = list_first_entry(&conn->send.queue,
 					      struct smbdx_send_io, list);
 			list_del_init(&io->list);
-			conn->send_queue_len--;
+			conn->send.queue_len--;
 			di.remaining_data_length = io->di.remaining_data_length;
 			di.data_offset = io->di.data_offset;
 			di.data_length = io->di.data_length;
@@ -359,7 +363,7 @@ void __smbdx_send_pump(struct smbdx_conn *conn, struct smbdx_send_io **spare)
 		}
 		io->len = smbdx_data_wire_len(&di);
 		/* Another Send follows at once if fragments are still queued. */
-		rc = smbdx_post_send_io(conn, io, conn->send_queue_len > 0);
+		rc = smbdx_post_send_io(conn, io, conn->send.queue_len > 0);
 		smbdx_send_owner_done(conn, io, !rc);
 		if (rc) {
 			kfree(io);
@@ -372,14 +376,13 @@ void __smbdx_send_pump(struct smbdx_conn *conn, struct smbdx_send_io **spare)
 	}
 }
 
-/**
- * smbdx_pump_work() - run the send loop with an io allocated in process
- *	context (after a GFP_ATOMIC allocation failed)
- * @w: the connection's pump_work
+/*
+ * Run the send loop with an io allocated in process context (after a
+ * GFP_ATOMIC allocation failed); holds a reference taken when queued.
  */
-void smbdx_pump_work(struct work_struct *w)
+static void smbdx_pump_work(struct work_struct *w)
 {
-	struct smbdx_conn *conn = container_of(w, struct smbdx_conn, pump_work);
+	struct smbdx_conn *conn = container_of(w, struct smbdx_conn, send.pump_work);
 	struct smbdx_send_io *spare;
 
 	spare = smbdx_send_io_alloc(conn, SMBDX_DATA_PAYLOAD_OFFSET, GFP_KERNEL);
@@ -388,6 +391,21 @@ void smbdx_pump_work(struct work_struct *w)
 	spin_unlock_bh(&conn->lock);
 	kfree(spare);
 	smbdx_conn_put(conn);
+}
+
+/**
+ * smbdx_send_init() - set up a new connection's send part
+ * @conn: connection being allocated, not yet visible
+ *
+ * The send queue, the list of posted Sends and pump_work.
+ *
+ * Context: process (smbdx_conn_alloc()).
+ */
+void smbdx_send_init(struct smbdx_conn *conn)
+{
+	INIT_LIST_HEAD(&conn->send.queue);
+	INIT_LIST_HEAD(&conn->send.inflight);
+	INIT_WORK(&conn->send.pump_work, smbdx_pump_work);
 }
 
 /**
@@ -571,8 +589,8 @@ static int __smbdx_sendv(struct smbdx_conn *conn, struct iov_iter *iters,
 	if (trace_smbdx_post_send_enabled())
 		list_for_each_entry(io, &frags, list)
 			io->msg = atomic64_read(&conn->stats.v[SMBDX_STAT_TX_MSGS]) + 1;
-	list_splice_tail_init(&frags, &conn->send_queue);
-	conn->send_queue_len += n;
+	list_splice_tail_init(&frags, &conn->send.queue);
+	conn->send.queue_len += n;
 	smbdx_stat_inc(conn, SMBDX_STAT_TX_MSGS);
 	trace_smbdx_send_msg(conn, len, n);
 	smbdx_stat_add(conn, SMBDX_STAT_TX_BYTES, len);
@@ -595,7 +613,7 @@ static int __smbdx_sendv(struct smbdx_conn *conn, struct iov_iter *iters,
 			__smbdx_conn_fail(conn, -ETIMEDOUT,
 					  SMBDX_CAUSE_SEND_TIMEOUT);
 		/* A fatal signal: let the rest go out without us. */
-		list_for_each_entry(io, &conn->send_queue, list)
+		list_for_each_entry(io, &conn->send.queue, list)
 			if (io->owner == &owner)
 				io->owner = NULL;
 		rc = owner.pending ? -EINTR : 0;

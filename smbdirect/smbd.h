@@ -17,10 +17,11 @@
  *    waiting for it.
  *  - smbdx_listener.lock (spinlock): the listener's connection list.
  *  - smbdx_conn.lock (spinlock, taken with BH disabled since completions run
- *    in softirq): state, error, credit engine, reassembly, send queue,
- *    receive buffer free list, ready queue. Work requests are posted with it
- *    held, after checking the state, so teardown (which changes the state
- *    under it first) knows that nothing is posted after it let go.
+ *    in softirq): state, error, credit engine, and the lists and counters
+ *    of the connection's parts (send, recv, mr, rw: struct smbdx_conn's
+ *    comment says which fields each lock covers). Work requests are posted
+ *    with it held, after checking the state, so teardown (which changes the
+ *    state under it first) knows that nothing is posted after it let go.
  */
 #ifndef _SMBDX_H
 #define _SMBDX_H
@@ -182,7 +183,7 @@ enum smbdx_mr_state {
 
 /**
  * struct smbdx_mr - one fast-registration MR of a connection's pool
- * @list: entry in conn->mr_free or conn->mr_busy (under conn->lock)
+ * @list: entry in conn->mr.free or conn->mr.busy (under conn->lock)
  * @conn: owning connection
  * @mr: the verbs MR, NULL if recycling it failed (the pool shrank)
  * @cqe: completion entry of the LOCAL_INV posted on it
@@ -299,19 +300,267 @@ struct smbdx_msg {
 };
 
 /**
- * struct smbdx_conn - one SMB Direct connection (MS-SMBD 3.1.1.1)
+ * struct smbdx_conn_send - a connection's send side (send.c)
+ * @queue: fragments queued, not yet posted (struct smbdx_send_io.list)
+ * @queue_len: entries on @queue
+ * @posted: Sends posted and not yet retired (the send queue's depth)
+ * @unsignaled: unsignaled Sends posted since the last signaled one
+ * @inflight: the posted Sends in posting order, until retired
+ * @blocked: the send loop stopped with fragments queued and no credit
+ *	(counts send_blocked once per stall)
+ * @draining: smbdx_destroy() waits for @posted and @queue to empty
+ * @depth: most Sends posted at once (the QP's Sends, without the drain's
+ *	slot); set with the QP, read-only after
+ * @pump_work: runs the send loop in process context after an atomic
+ *	allocation failed
+ * @test_mute: the send loop posts nothing (smbdx_test_set_mute(), test
+ *	build only)
  *
- * See the top of connection.c for the life cycle and the locking rules;
- * fields are grouped by the lock that protects them.
+ * Locking: conn->lock, except @depth (set with the QP under res_mutex,
+ * read-only after) and @pump_work. Only send.c changes the fields, but
+ * @draining, which smbdx_destroy() sets; smbdx_destroy() also reads
+ * @posted and @queue, debugfs and the tracepoints read the counts.
+ */
+struct smbdx_conn_send {
+	struct list_head queue;
+	u32 queue_len;
+	u32 posted;
+	u32 unsignaled;
+	struct list_head inflight;
+	bool blocked;
+	bool draining;
+	u32 depth;
+	struct work_struct pump_work;
+#ifdef SMBDX_TESTS
+	bool test_mute;
+#endif
+};
+
+/**
+ * struct smbdx_conn_recv - a connection's receive side (recv.c) and its
+ *	delivery to the upper layer (deliver.c)
+ * @ra: the reassembler's state (frag.c)
+ * @reasm_msg: the message being reassembled, NULL between messages
+ * @inv_pending: a fragment of the message being reassembled came with
+ *	Send with Invalidate (3.1.5.8)
+ * @inv_token: the token it invalidated
+ * @posted: Receives posted
+ * @free: receive buffers not posted (struct smbdx_recv_io.list)
+ * @gated: Receives are held back, the upper layer holds more than
+ *	recv_queue_max (counts recv_gated once per stall)
+ * @ready: complete messages not yet taken by the upper layer
+ * @ready_msgs: entries on @ready
+ * @held_bytes: memory of received messages not yet freed and of the one
+ *	being reassembled (flow control, design.rst "Receiving")
+ * @last_rx: jiffies of the last receive (the Idle Connection Timer)
+ * @rios: the receive buffers; set with the QP, read-only after
+ * @nrios: how many of @rios are allocated and mapped
+ * @rio_size: bytes of each buffer
+ * @depth: Receives the QP holds (ReceiveCreditMax)
+ * @wq: pullers in smbdx_recv_msg() sleep here, woken when a message is
+ *	ready or the connection fails (a Send's completion does not wake
+ *	them, it wakes conn->wq)
+ * @upcall_work: the hand-over, the recv callbacks and the loss notification,
+ *	one at a time (deliver.c)
+ * @upcall_task: the thread running @upcall_work, so smbdx_destroy() called
+ *	from a callback does not wait for itself
+ * @loss_notified: the disconnected callback was called (once)
+ * @upcalls_off: smbdx_destroy() began: no callback any more
+ *
+ * Locking: conn->lock, except @rios, @nrios, @rio_size and @depth (set
+ * with the QP under res_mutex before any Receive is posted, released
+ * after the CQ is freed) and @upcall_task (READ_ONCE/WRITE_ONCE). recv.c
+ * changes the receive fields, deliver.c @ready, @held_bytes' decrease and
+ * the upcall fields; smbdx_destroy() sets @upcalls_off.
+ */
+struct smbdx_conn_recv {
+	struct smbdx_reasm ra;
+	struct smbdx_msg *reasm_msg;
+	bool inv_pending;
+	u32 inv_token;
+	u32 posted;
+	struct list_head free;
+	bool gated;
+	struct list_head ready;
+	u32 ready_msgs;
+	u64 held_bytes;
+	unsigned long last_rx;
+	struct smbdx_recv_io *rios;
+	u32 nrios;
+	u32 rio_size;
+	u32 depth;
+	wait_queue_head_t wq;
+	struct work_struct upcall_work;
+	struct task_struct *upcall_task;
+	bool loss_notified;
+	bool upcalls_off;
+};
+
+/**
+ * struct smbdx_conn_mr - a connection's memory registration (mr.c)
+ * @pool: the MR pool; set with the QP, freed with the connection
+ * @pool_size: entries of @pool
+ * @depth: pages one MR maps
+ * @free: idle MRs (struct smbdx_mr.list)
+ * @busy: MRs taken by a registration
+ * @free_count: entries on @free
+ * @usable: MRs of @pool still usable (a failed recycle shrinks the pool)
+ * @regs: registrations made on the connection (struct smbdx_reg.node)
+ * @users: API calls (registration and RDMA read/write) inside the
+ *	connection, between smbdx_conn_enter() and smbdx_conn_leave()
+ * @dead: smbdx_mr_release() began: no call enters any more. Not the
+ *	state: release begins at teardown, after the drain, while the state
+ *	stays DISCONNECTING, and on a set-up that failed in any state
+ * @released: smbdx_mr_release() finished: a deregistration may free its
+ *	handle. Not @dead: between the two, release still unmaps
+ *	registrations
+ *
+ * Locking: conn->lock for the lists, counts and flags; @pool,
+ * @pool_size and @depth are set with the QP under res_mutex and read-only
+ * after. Teardown sets @dead, waits for @users to drop to zero (after the
+ * drain) and only then releases the MRs; rw.c uses the same gate.
+ */
+struct smbdx_conn_mr {
+	struct smbdx_mr *pool;
+	u32 pool_size;
+	u32 depth;
+	struct list_head free;
+	struct list_head busy;
+	u32 free_count;
+	u32 usable;
+	struct list_head regs;
+	u32 users;
+	bool dead;
+	bool released;
+};
+
+/**
+ * struct smbdx_conn_rw - a connection's RDMA read/write (rw.c)
+ * @orphans: chunks whose caller gave up, freed at teardown
+ * @ctxs: rdma_rw contexts the QP was sized for
+ * @ctx_avail: contexts free
+ * @rd_used: contexts in use for RDMA Reads (bounded by the ORD)
+ * @wr_budget: send queue slots for RDMA read/write work requests
+ * @wr_avail: slots of @wr_budget free
+ * @chunk: bytes one context moves at most
+ *
+ * Locking: conn->lock for @orphans and the counters of what is free or
+ * used; @ctxs, @wr_budget and @chunk are planned with the QP under
+ * res_mutex (smbdx_rw_plan(), smbdx_qp_setup()) and read-only after.
+ */
+struct smbdx_conn_rw {
+	struct list_head orphans;
+	u32 ctxs;
+	u32 ctx_avail;
+	u32 rd_used;
+	u32 wr_budget;
+	u32 wr_avail;
+	u32 chunk;
+};
+
+/**
+ * struct smbdx_conn - one SMB Direct connection (MS-SMBD 3.1.1.1)
+ * @kind: SMBDX_OBJ_CONN (the CM handler tells contexts apart by it)
+ * @num: its number, unique while the module is loaded (debugfs, logs)
+ * @ref: references (top of connection.c)
+ * @node: entry in smbdx_conns, under smbdx_conns_lock
+ * @role: active or passive
+ * @cfg: its configuration
+ * @ops: the upper layer's callbacks
+ * @listener: passive: the listener until the hand-over
+ * @keepalive_j: @cfg's keepalive interval in jiffies
+ * @keepalive_wait_j: @cfg's keepalive response wait in jiffies
+ * @neg_timeout_j: @cfg's Negotiation Timer in jiffies
+ * @io_timeout_j: @cfg's bound of an API call's wait in jiffies
+ * @lock: the BH spinlock of the state and of the parts (below)
+ * @wq: everything but the pullers waits here: senders, registrations,
+ *	RDMA transfers, state changes, CM events, teardown
+ * @state: see enum smbdx_conn_state; only moves forward
+ * @error: the first error (negative errno), 0 while usable; sticky
+ * @cause: its cause (SMBDX_CAUSE_* or protocol verdict)
+ * @cause_provisional: @cause is a peer disconnect that may be the symptom
+ *	of a work request's failure found later
+ *	(__smbdx_conn_fail_concrete())
+ * @cm_flags: CM events seen (SMBDX_CMF_*, atomic bit operations)
+ * @negotiated: negotiation succeeded. Not the state: it stays true after
+ *	a failure moves the state on, and smbdx_conn_query() and debugfs
+ *	report the negotiated parameters of a connection that has since
+ *	failed; a connection that failed while NEGOTIATING has the same
+ *	state and none
+ * @handed_over: the upper layer owns the connection (smbdx_connect()
+ *	returned it, or accept returned 0): callbacks may run. Not the
+ *	state: the hand-over comes after ESTABLISHED (in the connecting
+ *	thread, or in the upcall work), may never come (accept refused) and
+ *	stays true after a failure
+ * @waiters: API calls sleeping on the connection (smbdx_conn_wait_begin())
+ * @ctx: the upper layer's context (READ_ONCE/WRITE_ONCE)
+ * @params: the negotiated parameters (3.1.5.6, 3.1.5.7)
+ * @cr: the credit engine (credits.c), shared by both directions
+ * @next_cid: the next completion id (tracepoints)
+ * @ird: RDMA Reads the peer may have outstanding against us
+ * @ord: RDMA Reads we may have outstanding against the peer
+ * @send: the send side
+ * @recv: the receive side and delivery
+ * @mr: memory registration
+ * @rw: RDMA read/write
+ * @res_mutex: serialises set-up and teardown of the verbs resources
+ * @released: teardown released everything (or a never published
+ *	connection was given up). Not the state: it is read under
+ *	@res_mutex by the connecting thread without @lock, and the two
+ *	paths that give up an unpublished connection set it without a
+ *	state change
+ * @disconnect_sent: rdma_disconnect() was called (once)
+ * @id: the cm_id, NULL once destroyed
+ * @ibdev: its device, known once the address resolved (READ_ONCE outside
+ *	@res_mutex)
+ * @limits: what the device allows (devlimits.c)
+ * @pd: protection domain
+ * @cq: the one CQ (IB_POLL_SOFTIRQ)
+ * @qp_live: rdma_connect() or rdma_accept() succeeded: the QP may carry
+ *	work requests and must be disconnected and drained. Not the state:
+ *	CONNECTING is entered before rdma_connect(), which may fail, and a
+ *	connection may fail in any state before or after the call
+ * @devname: @ibdev's name, "-" before
+ * @cq_id: the CQ's restrack id (tracepoints)
+ * @qpn: the QP's number (tracepoints)
+ * @neg_work: the Negotiation Timer (timer.c)
+ * @idle_work: the Idle Connection Timer (timer.c)
+ * @disc_work: disconnects in process context after a failure
+ * @teardown_work: teardown from a work item (DEVICE_REMOVAL, a killed
+ *	connect)
+ * @release_work: frees the connection after the last reference
+ * @connect_work: active: rdma_connect() from a work item (connect.c)
+ * @connect_param: its parameters
+ * @connect_hdr: its private data (iWARP IRD/ORD, Appendix A)
+ * @local: local address, once the route resolved
+ * @peer: peer's address
+ * @lnode: entry in the listener's list, under its lock
+ * @dir: debugfs directory
+ * @stats: its counters
+ *
+ * Locking, part by part (each part's own comment says more; the lock
+ * order is at the top of this file):
+ *
+ * - Set before the connection is visible, then read-only: @kind, @num,
+ *   @role, @cfg, @ops, the ``*_j`` values; @listener too, until the
+ *   upcall work clears it at the hand-over (smbdx_listener_detach()).
+ * - @lock: the state (@state, @error, @cause, the flags beside them,
+ *   @waiters, @params, @cr, @next_cid, @ird, @ord) and every part's
+ *   lists and counters. Work requests are posted with it held, after
+ *   checking @state; teardown changes @state under it first.
+ * - @res_mutex (process context, never in a CM handler): the verbs
+ *   resources from @released to @qpn, stable while @state is below
+ *   DISCONNECTING.
+ * - The work items belong to the files that run them; @neg_work and
+ *   @idle_work are armed only under @lock while @error is 0.
  */
 struct smbdx_conn {
+	/* identity and configuration: read-only once visible */
 	enum smbdx_obj_kind kind;
 	u32 num;
 	struct kref ref;
-	struct list_head node;		/* smbdx_conns, under smbdx_conns_lock */
+	struct list_head node;
 	enum smbdx_role role;
-
-	/* set before the connection is visible, then read-only */
 	struct smbdx_conn_config cfg;
 	const struct smbdx_conn_ops *ops;
 	struct smbdx_listener *listener;
@@ -320,54 +569,31 @@ struct smbdx_conn {
 	unsigned long neg_timeout_j;
 	unsigned long io_timeout_j;
 
-	/* under lock */
+	/* state: under lock */
 	spinlock_t lock;
-	/*
-	 * Waiters for messages of the pull form (smbdx_recv*()) sleep on
-	 * recv_wq, woken when a message is ready or the connection fails;
-	 * everything else (sends, registrations, RDMA transfers, states,
-	 * teardown) on wq. Two queues, so that the completion of a Send or a
-	 * transfer does not wake a receive thread for nothing.
-	 */
 	wait_queue_head_t wq;
-	wait_queue_head_t recv_wq;
 	enum smbdx_conn_state state;
 	int error;
 	int cause;
+	bool cause_provisional;
 	unsigned long cm_flags;
 	bool negotiated;
 	bool handed_over;
-	bool loss_notified;
-	bool upcalls_off;
-#ifdef SMBDX_TESTS
-	bool test_mute;			/* smbdx_test_set_mute(), testhooks.c */
-#endif
-	bool cause_provisional;		/* a peer disconnect, maybe a symptom */
-	u32 waiters;			/* API calls inside send/recv */
-	bool send_blocked;
-	bool recv_gated;
+	u32 waiters;
 	void *ctx;
 	struct smbdx_proto_params params;
 	struct smbdx_credits cr;
-	struct smbdx_reasm ra;
-	struct smbdx_msg *reasm_msg;
-	bool inv_pending;
-	u32 inv_token;
-	struct list_head send_queue;
-	u32 send_queue_len;
-	u32 sends_posted;
-	u32 sends_unsignaled;	/* unsignaled Sends since the last signaled */
-	struct list_head sends_inflight;	/* posted, not retired */
-	bool draining;
-	u32 recvs_posted;
-	struct list_head rio_free;
-	struct list_head ready;
-	u32 ready_msgs;
-	u64 held_bytes;
 	u32 next_cid;
-	unsigned long last_rx;
+	u32 ird;
+	u32 ord;
 
-	/* under res_mutex, stable while the state is below DISCONNECTING */
+	/* the parts, each with its own lock rule */
+	struct smbdx_conn_send send;
+	struct smbdx_conn_recv recv;
+	struct smbdx_conn_mr mr;
+	struct smbdx_conn_rw rw;
+
+	/* verbs resources: under res_mutex */
 	struct mutex res_mutex;
 	bool released;
 	bool disconnect_sent;
@@ -376,61 +602,24 @@ struct smbdx_conn {
 	struct smbdx_dev_limits limits;
 	struct ib_pd *pd;
 	struct ib_cq *cq;
-	bool qp_created;
 	bool qp_live;
-	u32 sq_depth;
-	u32 rq_depth;
-	struct smbdx_recv_io *rios;
-	u32 nrios;
-	u32 rio_size;
-	u32 ird;
-	u32 ord;
 	char devname[IB_DEVICE_NAME_MAX];
-	u32 cq_id;			/* the CQ's restrack id (tracepoints) */
-	u32 qpn;			/* the QP's number (tracepoints) */
+	u32 cq_id;
+	u32 qpn;
 
-	struct task_struct *upcall_task;
+	/* work items of the whole connection */
 	struct delayed_work neg_work;
 	struct delayed_work idle_work;
-	struct work_struct upcall_work;
 	struct work_struct disc_work;
-	struct work_struct pump_work;
 	struct work_struct teardown_work;
 	struct work_struct release_work;
-	/* active: rdma_connect() from a work item (connect.c) */
 	struct work_struct connect_work;
 	struct rdma_conn_param connect_param;
 	struct smbdx_ird_ord_hdr connect_hdr;
 
-	/*
-	 * Memory registration and RDMA read/write (mr.c, rw.c). The pool
-	 * array, depth and counts are set with the QP and read-only after;
-	 * the lists, states and counters are under lock. mr_users counts the
-	 * API calls using the QP or the MRs; teardown waits for it to drop
-	 * to zero (after the drain) before releasing them.
-	 */
-	struct smbdx_mr *mrs;
-	u32 nmrs;
-	u32 mr_depth;
-	struct list_head mr_free;
-	struct list_head mr_busy;
-	u32 mr_free_count;
-	u32 mr_usable;
-	struct list_head regs;
-	struct list_head rw_orphans;
-	u32 mr_users;
-	bool mr_dead;
-	bool mr_released;
-	u32 rw_ctxs;
-	u32 rw_ctx_avail;
-	u32 rw_rd_used;
-	u32 rw_wr_budget;
-	u32 rw_wr_avail;
-	u32 rw_chunk;
-
 	struct sockaddr_storage local;
 	struct sockaddr_storage peer;
-	struct list_head lnode;		/* listener's list, under listener lock */
+	struct list_head lnode;
 	struct dentry *dir;
 	struct smbdx_stats stats;
 };
@@ -536,14 +725,14 @@ void smbdx_conn_wait_end(struct smbdx_conn *conn);
 void smbdx_conn_wait_wr(struct smbdx_conn *conn, struct completion *done);
 void smbdx_conn_queue_work(struct smbdx_conn *conn, struct work_struct *w);
 void smbdx_conn_teardown(struct smbdx_conn *conn);
-void smbdx_conn_comm_est(struct smbdx_conn *conn);
-int smbdx_conn_cm_event(struct smbdx_conn *conn, struct rdma_cm_id *id,
-			struct rdma_cm_event *event);
-int smbdx_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *event);
 void smbdx_conns_device_removed(struct ib_device *ibdev);
 struct smbdx_conn *smbdx_conn_owned_by(struct module *mod);
 struct smbdx_listener *smbdx_listener_owned_by(struct module *mod);
 void smbdx_conn_log_error(struct smbdx_conn *conn, int cause);
+
+/* ---- cm.c ---- */
+void smbdx_conn_comm_est(struct smbdx_conn *conn);
+int smbdx_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *event);
 
 /* ---- addr.c ---- */
 size_t smbdx_sockaddr_len(const struct sockaddr *sa);
@@ -575,7 +764,7 @@ void smbdx_lgroups_kick(void);
 
 /* ---- send.c ---- */
 void __smbdx_send_pump(struct smbdx_conn *conn, struct smbdx_send_io **spare);
-void smbdx_pump_work(struct work_struct *w);
+void smbdx_send_init(struct smbdx_conn *conn);
 struct smbdx_send_io *smbdx_send_io_alloc(struct smbdx_conn *conn, u32 size,
 					  gfp_t gfp);
 void smbdx_send_io_free(struct smbdx_send_io *io);
@@ -594,7 +783,7 @@ int smbdx_msg_fill(struct smbdx_msg *msg, u32 off, const u8 *src, u32 len,
 		   gfp_t gfp);
 void smbdx_msg_ready(struct smbdx_conn *conn, struct smbdx_msg *msg);
 void smbdx_ready_flush(struct smbdx_conn *conn);
-void smbdx_conn_upcall_work(struct work_struct *w);
+void smbdx_deliver_init(struct smbdx_conn *conn);
 
 /* ---- recv.c ---- */
 void smbdx_recv_done(struct ib_cq *cq, struct ib_wc *wc);
@@ -620,9 +809,11 @@ void smbdx_rw_release_orphans(struct smbdx_conn *conn);
 
 /* ---- timer.c ---- */
 void smbdx_neg_timer_start(struct smbdx_conn *conn);
+void smbdx_neg_timer_stop(struct smbdx_conn *conn);
 void smbdx_idle_timer_arm(struct smbdx_conn *conn, unsigned long delay);
-void smbdx_neg_work(struct work_struct *w);
-void smbdx_idle_work(struct work_struct *w);
+void smbdx_timers_init(struct smbdx_conn *conn);
+void smbdx_timers_cancel(struct smbdx_conn *conn);
+void smbdx_timers_cancel_sync(struct smbdx_conn *conn);
 
 /* ---- debugfs.c ---- */
 void smbdx_debugfs_init(void);
@@ -699,12 +890,12 @@ void smbdx_ctl_exit(void);
 /*
  * ---- test hooks (testhooks.c, exported for KUnit) ----
  * Only in the test build (make SMBDX_TESTS=1, which defines SMBDX_TESTS);
- * the product build has neither the functions nor test_mute.
+ * the product build has neither the functions nor send.test_mute.
  */
 #ifdef SMBDX_TESTS
 static inline bool smbdx_test_muted(const struct smbdx_conn *conn)
 {
-	return conn->test_mute;
+	return conn->send.test_mute;
 }
 
 void smbdx_test_set_mute(struct smbdx_conn *conn, bool mute);

@@ -41,7 +41,7 @@
 void smbdx_test_set_mute(struct smbdx_conn *conn, bool mute)
 {
 	spin_lock_bh(&conn->lock);
-	conn->test_mute = mute;
+	conn->send.test_mute = mute;
 	if (!mute)
 		__smbdx_send_pump(conn, NULL);
 	spin_unlock_bh(&conn->lock);
@@ -175,7 +175,7 @@ u64 smbdx_test_held_bytes(struct smbdx_conn *conn)
 	u64 held;
 
 	spin_lock_bh(&conn->lock);
-	held = conn->held_bytes;
+	held = conn->recv.held_bytes;
 	spin_unlock_bh(&conn->lock);
 	return held;
 }
@@ -254,8 +254,8 @@ int smbdx_test_hold_recvs(struct smbdx_conn *conn)
 	smbdx_test_holding = true;
 	spin_unlock_bh(&smbdx_test_held_lock);
 	mutex_lock(&conn->res_mutex);
-	for (i = 0; i < conn->nrios; i++)
-		WRITE_ONCE(conn->rios[i].cqe.done, smbdx_test_recv_held);
+	for (i = 0; i < conn->recv.nrios; i++)
+		WRITE_ONCE(conn->recv.rios[i].cqe.done, smbdx_test_recv_held);
 	mutex_unlock(&conn->res_mutex);
 	return 0;
 }

@@ -152,7 +152,7 @@ TRACE_EVENT(smbdx_send_msg,
 			   __entry->msg = atomic64_read(&conn->stats.v[SMBDX_STAT_TX_MSGS]);
 			   __entry->len = len;
 			   __entry->frags = frags;
-			   __entry->queued = conn->send_queue_len;),
+			   __entry->queued = conn->send.queue_len;),
 	    TP_printk("conn=%u msg=%u len=%u frags=%u queued=%u",
 		      __entry->conn, __entry->msg, __entry->len,
 		      __entry->frags, __entry->queued)
@@ -225,8 +225,8 @@ DECLARE_EVENT_CLASS(smbdx_send_stall_class,
 				     __field(u32, posted)
 				     __field(u32, send_credits)),
 		    TP_fast_assign(__entry->conn = conn->num;
-				   __entry->queued = conn->send_queue_len;
-				   __entry->posted = conn->sends_posted;
+				   __entry->queued = conn->send.queue_len;
+				   __entry->posted = conn->send.posted;
 				   __entry->send_credits = conn->cr.send_credits;),
 		    TP_printk("conn=%u queued=%u sends_posted=%u send_credits=%u",
 			      __entry->conn, __entry->queued, __entry->posted,
@@ -369,8 +369,8 @@ DECLARE_EVENT_CLASS(smbdx_msg_class,
 		    TP_fast_assign(__entry->conn = conn->num;
 				   __entry->msg = msg->seq;
 				   __entry->len = msg->len;
-				   __entry->ready = conn->ready_msgs;
-				   __entry->held = conn->held_bytes;),
+				   __entry->ready = conn->recv.ready_msgs;
+				   __entry->held = conn->recv.held_bytes;),
 		    TP_printk("conn=%u msg=%u len=%u ready_msgs=%u held_bytes=%llu",
 			      __entry->conn, __entry->msg, __entry->len,
 			      __entry->ready, __entry->held)
