@@ -133,6 +133,16 @@ KNOWN_UPSTREAM = [
       re.compile(r'\bsmbd_destroy\+\S+ \[cifs\]$'),
       # Linux's own cifs: not tainted out-of-tree, so not our build.
       re.compile(r'Modules linked in: (?:.* )?cifs(?! ?\(O)')]),
+    ('rxe (6.12): rxe_destroy_qp() drops the QP\'s last reference before '
+     'rxe_qp_do_cleanup() stops its tasks, so a send task still running '
+     'finds the count at zero; seen once while `rdma link delete` removed '
+     'rxe under live connections (smbd_removal_rw), a QP in RTS destroyed '
+     'with a packet going out (ours are moved to error and drained first)',
+     [re.compile(r'WARNING: .* at \S*drivers/infiniband/sw/rxe/rxe_task\.c:\d+ '
+                 r'(?:rxe_sched_task|__reserve_if_idle)\+'),
+      re.compile(r'Workqueue: rxe_wq '),
+      re.compile(r'\brxe_xmit_packet\+'),
+      re.compile(r'\brxe_requester\+')]),
 ]
 REPORT_START = re.compile(r'-{5,}\[ cut here \]-{5,}')
 REPORT_END = re.compile(r'-{3}\[ end trace [0-9a-f]+ \]-{3}')
