@@ -96,13 +96,16 @@ main() {
 		# Only what the build needs: fs/smb, two fs/nls headers, the
 		# top Makefile (for the version).
 		ksrc="$SMBD_CACHE/src/fs-smb-$(smbd_kernel_pkgver)"
-		if [ ! -f "$ksrc/fs/smb/client/smbdirect.c" ]; then
+		if [ ! -f "$ksrc/fs/smb/client/smbdirect.c" ] ||
+			[ ! -f "$ksrc/scripts/asn1_compiler.c" ]; then
 			say "taking fs/smb from $tarball"
 			rm -rf "$ksrc"
 			mkdir -p "$ksrc"
 			tar -xf "$tarball" -C "$ksrc" --strip-components=1 --wildcards \
 				--no-wildcards-match-slash \
-				'*/Makefile' '*/fs/smb' '*/fs/nls/nls_ucs2_*.h' ||
+				'*/Makefile' '*/fs/smb' '*/fs/nls/nls_ucs2_*.h' \
+				'*/scripts/asn1_compiler.c' '*/include/linux/asn1.h' \
+				'*/include/linux/asn1_ber_bytecode.h' ||
 				die "cannot unpack $tarball"
 		fi
 	fi
@@ -156,8 +159,9 @@ EOF
 	rsync -rlpgoD --checksum --delete \
 		--exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
 		--exclude='.*.cmd' --exclude='*.order' --exclude=Module.symvers \
-		--exclude='*.asn1.[ch]' --exclude='.*.d' --exclude='*.a' \
+		--exclude='*.asn1.[ch]' --exclude='.*.d' --exclude='*.a' --exclude=/.host \
 		"$stage/" "$out/"
+	asn1_parsers "$kdir" "$ksrc" "$out"
 
 	local kmake=(make -C "$kdir" M="$out/fs/smb" -j"$SMBD_JOBS"
 		KBUILD_EXTRA_SYMBOLS="$symvers"
@@ -208,6 +212,45 @@ EOF
 		say "installed $mdir/extra/smbdirect.ko, $mdir/updates/{client/cifs,server/ksmbd}.ko"
 		say "modprobe cifs now loads $(modinfo ${INSTALL_MOD_PATH:+-b "$INSTALL_MOD_PATH"} -k "$krel" -n cifs)"
 	fi
+}
+
+# asn1_parsers KDIR KSRC OUT: cifs and ksmbd decode SPNEGO with parsers that
+# kbuild generates from their *.asn1 grammars with the host tool
+# KDIR/scripts/asn1_compiler. A kernel built from source has that tool; a
+# distribution's headers may not (Debian's linux-kbuild-6.12 ships none),
+# and kbuild then has no rule for the *.asn1.[ch] files. In that case the
+# tool is built from the kernel's own scripts/asn1_compiler.c (KSRC, the
+# same sources as fs/smb) into OUT/.host, never into KDIR, and it generates
+# the parsers beside their grammars in OUT, as kbuild would have; a file is
+# replaced only when its content changes, so a rebuild recompiles nothing.
+asn1_parsers() {
+	local kdir=$1 ksrc=$2 out=$3 host="$3/.host" cc=${HOSTCC:-cc} g base
+	[ ! -x "$kdir/scripts/asn1_compiler" ] || return 0
+	[ -f "$ksrc/scripts/asn1_compiler.c" ] &&
+		[ -f "$ksrc/include/linux/asn1_ber_bytecode.h" ] ||
+		die "$kdir has no scripts/asn1_compiler and $ksrc no scripts/asn1_compiler.c" \
+			"to build it from: cifs's and ksmbd's ASN.1 parsers cannot be generated" \
+			"(give --src a full kernel source tree of the same version)"
+	mkdir -p "$host/include/linux" "$host/gen"
+	if ! cmp -s "$ksrc/scripts/asn1_compiler.c" "$host/asn1_compiler.c" ||
+		[ ! -x "$host/asn1_compiler" ]; then
+		say "building the host tool asn1_compiler from $ksrc/scripts"
+		rm -f "$host/asn1_compiler"
+		cp "$ksrc/include/linux/asn1.h" "$ksrc/include/linux/asn1_ber_bytecode.h" \
+			"$host/include/linux/"
+		"$cc" -O2 -I"$host/include" -o "$host/asn1_compiler" \
+			"$ksrc/scripts/asn1_compiler.c" >"$host/cc.log" 2>&1 ||
+			{ cat "$host/cc.log" >&2; die "cannot build asn1_compiler with $cc"; }
+		cp "$ksrc/scripts/asn1_compiler.c" "$host/asn1_compiler.c"
+	fi
+	for g in "$out"/fs/smb/client/*.asn1 "$out"/fs/smb/server/*.asn1; do
+		[ -e "$g" ] || continue
+		base=$(basename "$g")
+		"$host/asn1_compiler" "$g" "$host/gen/$base.c" "$host/gen/$base.h" ||
+			die "asn1_compiler failed on $g"
+		cmp -s "$host/gen/$base.c" "$g.c" || cp "$host/gen/$base.c" "$g.c"
+		cmp -s "$host/gen/$base.h" "$g.h" || cp "$host/gen/$base.h" "$g.h"
+	done
 }
 
 main "$@"
