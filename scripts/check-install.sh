@@ -179,32 +179,16 @@ expect_tree() {
 	fi
 }
 
-# A module whose description says which build it is.
-standin() { # standin DIR NAME DESCRIPTION
-	mkdir -p "$1"
-	cat >"$1/$2.c" <<EOF
-// SPDX-License-Identifier: GPL-2.0
-#include <linux/module.h>
-static int __init standin_init(void) { return 0; }
-static void __exit standin_exit(void) { }
-module_init(standin_init);
-module_exit(standin_exit);
-MODULE_DESCRIPTION("$3");
-MODULE_LICENSE("GPL");
-EOF
-	echo "obj-m += $2.o" >>"$1/Kbuild"
-}
-
 ranking() {
 	local kdir=$1 krel=$2 src=$3 t=$4 root m before
 	root="$t/ranked"
 	# The "kernel's own" cifs.ko and ksmbd.ko, where Linux installs them.
-	standin "$t/stock/client" cifs stock
-	standin "$t/stock/server" ksmbd stock
+	smbd_standin "$t/stock/client" cifs stock
+	smbd_standin "$t/stock/server" ksmbd stock
 	echo "obj-m += client/ server/" >"$t/stock/Kbuild"
 	# "Ours", laid out as scripts/build-smb-modules.sh builds them (fs/smb).
-	standin "$t/ours/client" cifs ours
-	standin "$t/ours/server" ksmbd ours
+	smbd_standin "$t/ours/client" cifs ours
+	smbd_standin "$t/ours/server" ksmbd ours
 	echo "obj-m += client/ server/" >"$t/ours/Kbuild"
 	for m in stock ours; do
 		make -s -C "$kdir" M="$t/$m" -j"$SMBD_JOBS" modules >"$t/$m.log" 2>&1 ||
