@@ -55,7 +55,7 @@ install_env = KDIR="$(KDIR)" DESTDIR="$(DESTDIR)" INSTALL_MOD_PATH="$(INSTALL_MO
 	SIGN_CERT="$(SIGN_CERT)"
 smb_build = scripts/build-smb-modules.sh --kdir "$(kdir)" --symvers $(CURDIR)/Module.symvers
 
-.PHONY: all modules tools smb smb-modules install smb-install uninstall deb clean \
+.PHONY: all modules tools smb smb-preflight smb-modules install smb-install uninstall deb clean \
 	check demo bench bench-smb stress repeat checkpatch sparse kernel test-kernel
 
 all: modules tools smb
@@ -74,7 +74,24 @@ tools:
 	+$(MAKE) -C tools/smbdctl
 	+$(MAKE) -C tools/sqos-ctl
 
-# Our cifs.ko and ksmbd.ko, as SMB= asks.
+# Our cifs.ko and ksmbd.ko, as SMB= asks. When they are asked for, their
+# sources are checked first (they must be KDIR's kernel's own), before
+# anything is built: a refusal costs no build and leaves no module behind.
+ifneq ($(filter all smb smb-modules smb-install,$(or $(MAKECMDGOALS),all)),)
+modules: smb-preflight
+endif
+smb-modules smb-install: SMB = 1
+
+smb-preflight:
+	+@[ -f "$(KDIR)/Makefile" ] || exit 0; \
+	case "$(SMB)" in \
+	0) ;; \
+	1) scripts/build-smb-modules.sh --kdir "$(kdir)" --check ;; \
+	*) if scripts/build-smb-modules.sh --kdir "$(kdir)" --have-src; then \
+		scripts/build-smb-modules.sh --kdir "$(kdir)" --check; \
+	   fi ;; \
+	esac
+
 smb: modules
 	+@case "$(SMB)" in \
 	0) ;; \

@@ -8,13 +8,20 @@
 #   3. `dpkg-deb -c`: smbdirect-dkms holds exactly the module sources DKMS
 #      needs under /usr/src/smbdirect-<version> (no tests, no tools) and
 #      smbdirect-tools holds smbdctl and sqos-ctl with their manual pages;
-#   4. `dkms add` and `dkms build` of the packaged sources against the test
-#      kernel's build tree (scripts/kernel.sh plain) build smbdirect.ko,
-#      sqos.ko and our cifs.ko and ksmbd.ko (the kernel's fs/smb sources are
-#      on this machine) of that version for that kernel, and that
-#      smbdirect.ko has no test hook (nm). DKMS runs on a
-#      tree of its own (--dkmstree, --sourcetree): nothing is added to this
-#      machine's.
+#   4. `dkms add` and `dkms build` of the packaged sources against Debian's
+#      headers (scripts/distro-headers.sh), as on a Debian machine with
+#      linux-source-6.12, build smbdirect.ko, sqos.ko and our cifs.ko and
+#      ksmbd.ko of that version for that kernel, and smbdirect.ko has no
+#      test hook (nm);
+#   5. `dkms install` into a made-up module tree with stand-ins for the
+#      kernel's cifs.ko and ksmbd.ko installs all four (DKMS's version check
+#      would keep the kernel's: the package overrides it), depmod makes
+#      `modprobe cifs`/`ksmbd` find ours, the stock files stay; `dkms remove
+#      --all` (apt purge), without the headers, restores the tree exactly;
+#   6. `dkms build` for headers of another Debian version than linux-source
+#      fails before compiling, with the reason in make.log, building nothing.
+#   DKMS runs on trees of its own (--dkmstree, --sourcetree, --installtree):
+#   nothing is added to this machine's.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -42,6 +49,7 @@ main() {
 			Kbuild Makefile VERSION dkms.conf include qos smbdirect shim \
 			scripts/build-smb-modules.sh scripts/lib.sh |
 			sed "s|^|usr/src/smbdirect-$ver/|"
+		  echo "usr/share/dkms/modules_to_force_install/smbdirect"
 		  echo "usr/share/doc/smbdirect-dkms/changelog.gz"
 		  echo "usr/share/doc/smbdirect-dkms/copyright"; } | LC_ALL=C sort)
 	if [ "$got" != "$want" ]; then
@@ -64,7 +72,7 @@ main() {
 	echo "check-deb: dpkg-deb -c lists the module sources (smbdirect-dkms) and smbdctl (smbdirect-tools)"
 
 	# 4.
-	kdir=$("$SMBD_TOP/scripts/kernel.sh" plain)
+	kdir=$("$SMBD_TOP/scripts/distro-headers.sh")
 	krel=$(cat "$kdir/include/config/kernel.release")
 	mkdir -p "$t/x" "$t/src" "$t/dkms"
 	dpkg-deb -x "$SMBD_OUT/deb/smbdirect-dkms_${ver}_all.deb" "$t/x"
@@ -77,8 +85,8 @@ main() {
 		cat "$t/dkms.log" "$t/dkms/smbdirect/$ver/build/make.log" 2>/dev/null
 		die "dkms build failed"
 	fi
-	# This machine has the kernel's fs/smb sources (make check's kernel
-	# build unpacked them), so dkms.conf must have added cifs and ksmbd.
+	# This machine has the kernel's fs/smb sources (linux-source-6.12),
+	# so dkms.conf must have added cifs and ksmbd.
 	"$SMBD_TOP/scripts/build-smb-modules.sh" --kdir "$kdir" --have-src ||
 		die "no fs/smb sources for $kdir: cannot check the cifs/ksmbd DKMS build"
 	for m in smbdirect sqos cifs ksmbd; do
@@ -98,7 +106,115 @@ main() {
 			die "$m.ko from dkms does not depend on smbdirect"
 	done
 	echo "check-deb: dkms add and dkms build of smbdirect/$ver (smbdirect, sqos, cifs, ksmbd)" \
-		"for the test kernel $krel"
+		"against Debian's headers for $krel"
+
+	# 5.
+	dkms_install "$kdir" "$krel" "$ver" "$t"
+
+	# 6.
+	dkms_refuse "$kdir" "$krel" "$ver" "$t"
+}
+
+# dkms_install KDIR RELEASE VERSION T: `dkms install` of the build above
+# into a module tree of RELEASE (--installtree) whose kernel/fs/smb holds
+# stand-ins for Debian's cifs.ko (version 2.51, as 6.12's) and ksmbd.ko (no
+# version, as 6.12's). DKMS refuses to put a module beside the kernel's own
+# when its version is not newer ("exactly matches ... DKMS will not
+# replace this module"), and ours keep the kernel's versions: the package
+# ships /usr/share/dkms/modules_to_force_install/smbdirect, which tells DKMS
+# to skip that comparison for this package alone. DKMS reads that file
+# from a fixed path, so the test runs this machine's dkms with the path
+# pointed at the package's copy (sed, into T). Then depmod must make
+# `modprobe cifs` and `modprobe ksmbd` find ours, with the stock files
+# untouched; `dkms remove --all` (what apt purge runs, dh_dkms's prerm)
+# must give the stock ones back and leave the tree as it was.
+dkms_install() {
+	local kdir=$1 krel=$2 ver=$3 t=$4 root="$4/root" m before dk
+	dk=(--dkmstree "$t/dkms" --sourcetree "$t/src" --installtree "$root/lib/modules")
+	grep -qx "smbdirect_version-override" \
+		"$t/x/usr/share/dkms/modules_to_force_install/smbdirect" 2>/dev/null ||
+		die "smbdirect-dkms has no usr/share/dkms/modules_to_force_install/smbdirect:" \
+			"dkms install would keep the kernel's cifs.ko and ksmbd.ko"
+	# This machine's dkms, reading two fixed paths from the made-up system:
+	# the package's modules_to_force_install, and the kernel's modules.dep
+	# (from which DKMS takes the modules' suffix, .ko.xz on Debian: with
+	# the wrong one it finds no module of the kernel's to compare with).
+	sed -e "s|/usr/share/dkms/modules_to_force_install|$t/x&|" \
+		-e "s|/lib/modules/\$kernel_test/modules.dep|$root&|" \
+		"$(command -v dkms)" >"$t/dkms.sh"
+	smbd_standin "$t/stock/client" cifs stock 2.51
+	smbd_standin "$t/stock/server" ksmbd stock
+	echo "obj-m += client/ server/" >"$t/stock/Kbuild"
+	make -s -C "$kdir" M="$t/stock" -j"$SMBD_JOBS" modules >"$t/stock.log" 2>&1 ||
+		{ cat "$t/stock.log"; die "building the stock stand-ins failed"; }
+	make -s -C "$kdir" M="$t/stock" INSTALL_MOD_PATH="$root" INSTALL_MOD_DIR=kernel/fs/smb \
+		DEPMOD=true CONFIG_MODULE_SIG_ALL= modules_install >"$t/stock-install.log" 2>&1 ||
+		{ cat "$t/stock-install.log"; die "installing the stock stand-ins failed"; }
+	touch "$root/lib/modules/$krel/"{modules.order,modules.builtin,modules.builtin.modinfo}
+	depmod -b "$root" "$krel"
+	before=$(cd "$root" && find . -type f -exec sha256sum {} + | LC_ALL=C sort)
+
+	bash "$t/dkms.sh" install -m smbdirect -v "$ver" -k "$krel" --kernelsourcedir "$kdir" \
+		--no-depmod "${dk[@]}" \
+		>"$t/install.log" 2>&1 || { cat "$t/install.log"; die "dkms install failed"; }
+	grep -A3 -E '^(cifs|ksmbd)\.ko' "$t/install.log" | sed 's/^/dkms install: /'
+	depmod -b "$root" "$krel"
+	for m in cifs ksmbd; do
+		modinfo -b "$root" -k "$krel" -F depends "$m" | tr ',' '\n' | grep -qx smbdirect ||
+			{ cat "$t/install.log"; die "after dkms install, modprobe $m does not find ours:" \
+				"$(modinfo -b "$root" -k "$krel" -n "$m" | sed "s|^$root||")"; }
+		[ -n "$(find "$root/lib/modules/$krel/kernel/fs/smb" -name "$m.ko*")" ] ||
+			die "dkms install removed the kernel's own $m.ko"
+	done
+	for m in smbdirect sqos; do
+		modinfo -b "$root" -k "$krel" -n "$m" | grep -q "/updates/dkms/$m.ko" ||
+			die "depmod does not index $m in updates/dkms"
+	done
+	echo "check-deb: dkms install: modprobe cifs/ksmbd find ours," \
+		"$(modinfo -b "$root" -k "$krel" -n cifs | sed "s|^$root||"); the kernel's stay"
+
+	# No --kernelsourcedir: the headers and linux-source may be gone by
+	# the time the package is purged; what dkms.conf lists must not
+	# depend on them.
+	bash "$t/dkms.sh" remove -m smbdirect -v "$ver" --all --no-depmod "${dk[@]}" \
+		>"$t/remove.log" 2>&1 ||
+		{ cat "$t/remove.log"; die "dkms remove failed"; }
+	depmod -b "$root" "$krel"
+	for m in cifs ksmbd; do
+		[ "$(modinfo -b "$root" -k "$krel" -F description "$m")" = stock ] ||
+			die "after dkms remove, $m is not the stock one"
+	done
+	[ "$(cd "$root" && find . -type f -exec sha256sum {} + | LC_ALL=C sort)" = "$before" ] ||
+		die "dkms remove did not leave the module tree as it found it"
+	echo "check-deb: dkms remove --all (apt purge) restores the stock cifs.ko and ksmbd.ko"
+}
+
+# dkms_refuse KDIR RELEASE VERSION T: a dkms build for a kernel whose headers
+# say they are another Debian package version than linux-source-6.12 fails
+# with the reason in make.log, before compiling anything, and leaves no
+# module built for that kernel.
+dkms_refuse() {
+	local kdir=$1 krel=$2 ver=$3 t=$4 fake="$4/fake" dk
+	dk=(--dkmstree "$t/dkms" --sourcetree "$t/src")
+	dkms add -m smbdirect -v "$ver" "${dk[@]}" >"$t/add.log" 2>&1 ||
+		{ cat "$t/add.log"; die "dkms add (again, after dkms remove --all) failed"; }
+	mkdir -p "$fake"
+	cp -as "$kdir/." "$fake/"
+	rm -f "$fake/include/generated/package.h"
+	echo '#define LINUX_PACKAGE_ID " Debian 6.12.117-99"' >"$fake/include/generated/package.h"
+	if dkms build -m smbdirect -v "$ver" -k "$krel" --kernelsourcedir "$fake" "${dk[@]}" \
+		>"$t/refuse.log" 2>&1; then
+		die "dkms build accepted linux-source $(smbd_kernel_pkgver) for Debian's 6.12.117-99"
+	fi
+	grep -q "^error: linux-source-6.12 is version .*apt install linux-source-6.12=6.12.117-99" \
+		"$t/dkms/smbdirect/$ver/build/make.log" ||
+		{ cat "$t/refuse.log" "$t/dkms/smbdirect/$ver/build/make.log"; die "no reason in make.log"; }
+	! grep -qE '  (CC|LD) ' "$t/dkms/smbdirect/$ver/build/make.log" ||
+		die "the refusal came after a build"
+	[ -z "$(find "$t/dkms/smbdirect/$ver/$krel" -name '*.ko*' 2>/dev/null)" ] ||
+		die "the refused dkms build left modules for $krel"
+	echo "check-deb: dkms build refuses linux-source $(smbd_kernel_pkgver) for Debian's 6.12.117-99:" \
+		"$(grep '^error: ' "$t/dkms/smbdirect/$ver/build/make.log" | cut -c1-100)..."
 }
 
 main "$@"

@@ -3,18 +3,26 @@
 #
 # The user's build and install, checked without a VM (make check):
 #   1. `make KDIR=<Debian's linux-headers for 6.12>` (scripts/distro-headers.sh:
-#      the distribution's configuration with MODVERSIONS, BTF and signing)
-#      builds smbdirect.ko, sqos.ko and smbdctl without a warning, with
-#      MODULE_VERSION from VERSION and the headers' vermagic, and that
-#      smbdirect.ko has no test hook (nm: smbdirect/testhooks.c is built
+#      the distribution's configuration with MODVERSIONS, BTF and signing),
+#      as a user with linux-source-6.12 installed runs it, builds all four
+#      modules (smbdirect.ko, sqos.ko, our cifs.ko and ksmbd.ko, whose ASN.1
+#      parsers need a host tool Debian's linux-kbuild does not ship) and
+#      smbdctl without a warning, with MODULE_VERSION from VERSION, the
+#      headers' vermagic and BTF, cifs and ksmbd depending on smbdirect, and
+#      that smbdirect.ko has no test hook (nm: smbdirect/testhooks.c is built
 #      with SMBDX_TESTS=1 only);
-#   2. `make install DESTDIR=...` gives exactly the expected tree;
+#   2. `make install DESTDIR=...` gives exactly the expected tree (our cifs
+#      and ksmbd and their depmod.d file included);
 #   3. in a module tree with stand-ins for the kernel's cifs.ko and ksmbd.ko,
 #      installing our builds of them (SMB_MODULES=) makes depmod pick ours,
 #      and `make uninstall` restores the stock ones and leaves the tree as
 #      it was;
 #   4. SIGN_KEY/SIGN_CERT sign the installed modules;
-#   5. the install refuses a kernel that is not 6.12.
+#   5. the install refuses a kernel that is not 6.12;
+#   6. `make smb-install` refuses, before building anything and leaving
+#      nothing behind, kernel sources that are not the kernel's own (a
+#      Debian package version or a Linux version other than the headers')
+#      and a kernel that is not 6.12, each with what to do.
 # Exits non-zero on the first failure.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -33,9 +41,10 @@ main() {
 	# 1. The build, as a user runs it.
 	log="$bdir/build.log"
 	say "make KDIR=$kdir (Debian's headers, $krel)"
-	# SMB=0: our cifs/ksmbd builds are the shim checks' business (and the
-	# kernel's own cifs sources are not free of warnings).
-	if ! make -C "$src" KDIR="$kdir" SMB=0 -j"$SMBD_JOBS" >"$log" 2>&1; then
+	# All four modules, as a user runs it (SMB=auto finds linux-source).
+	# cifs's and ksmbd's own sources are built as the kernel builds them,
+	# their output in out/smb-<release>/build.log: this log holds ours.
+	if ! make -C "$src" KDIR="$kdir" -j"$SMBD_JOBS" >"$log" 2>&1; then
 		cat "$log"
 		die "make against Debian's headers failed"
 	fi
@@ -50,19 +59,37 @@ main() {
 		[ -n "$(modinfo -F author "$src/$ko")" ] || die "$ko: no MODULE_AUTHOR"
 		modinfo -F vermagic "$src/$ko" | grep -q "^$krel .*modversions" ||
 			die "$ko: vermagic is not $krel with modversions"
-		readelf -S "$src/$ko" | grep -q '\.BTF' || die "$ko: no BTF"
+		readelf -S "$src/$ko" | grep '\.BTF' >/dev/null || die "$ko: no BTF"
 	done
+	local smb="$src/out/smb-$krel/fs/smb"
+	for ko in client/cifs.ko server/ksmbd.ko; do
+		[ -f "$smb/$ko" ] || { cat "$log"; die "make did not build $ko"; }
+		modinfo -F vermagic "$smb/$ko" | grep -q "^$krel .*modversions" ||
+			die "$ko: vermagic is not $krel with modversions"
+		modinfo -F depends "$smb/$ko" | tr ',' '\n' | grep -qx smbdirect ||
+			die "$ko does not depend on smbdirect"
+		readelf -S "$smb/$ko" | grep '\.BTF' >/dev/null || die "$ko: no BTF"
+	done
+	# Debian's headers have no asn1_compiler: the parsers are ours.
+	if [ ! -x "$kdir/scripts/asn1_compiler" ]; then
+		[ -x "$src/out/smb-$krel/.host/asn1_compiler" ] &&
+			[ -f "$smb/server/ksmbd_spnego_negtokentarg.asn1.c" ] ||
+			die "no ASN.1 parsers generated for headers without asn1_compiler"
+	fi
 	smbd_no_test_hooks "$src/smbdirect/smbdirect.ko" || die "the product has test hooks"
 	"$src/tools/smbdctl/smbdctl" version | grep -qx "smbdctl $want" ||
 		die "smbdctl version is not $want"
-	echo "check-install: built against $krel: no warnings, version $want, BTF, modversions," \
-		"no test hooks"
+	echo "check-install: built smbdirect, sqos, cifs and ksmbd against $krel: no warnings," \
+		"version $want, BTF, modversions, no test hooks"
 
 	# 2. make install DESTDIR=: the expected tree, nothing else.
 	root="$t/stage"
 	make -s -C "$src" KDIR="$kdir" DESTDIR="$root" install >"$t/install.log" 2>&1 ||
 		{ cat "$t/install.log"; die "make install DESTDIR= failed"; }
 	expect_tree "$root" "make install DESTDIR=" <<EOF
+etc/depmod.d/smbdirect-$krel.conf
+lib/modules/$krel/updates/smbdirect/client/cifs.ko.xz
+lib/modules/$krel/updates/smbdirect/server/ksmbd.ko.xz
 lib/modules/$krel/updates/smbdirect/qos/sqos.ko.xz
 lib/modules/$krel/updates/smbdirect/smbdirect/smbdirect.ko.xz
 usr/local/sbin/smbdctl
@@ -107,6 +134,36 @@ EOF
 	fi
 	grep -q 'Linux 6.12.x only' "$t/k613.log" || { cat "$t/k613.log"; die "no reason given"; }
 	echo "check-install: install refuses a 6.13 kernel: $(tail -n 1 "$t/k613.log")"
+
+	# 6. cifs/ksmbd from sources that are not the kernel's, or not 6.12.
+	refuse "$kdir" "$src" "$t" "Debian 6.12.117-99" "$krel" "apt install linux-source-6.12="
+	refuse "$kdir" "$src" "$t" "" "6.12.9999+deb12-amd64" "Install the sources of"
+	refuse "$kdir" "$src" "$t" "" "6.13.1-amd64" "Linux 6.12.x only"
+}
+
+# refuse KDIR SRC T PACKAGE_ID RELEASE HINT: `make smb-install` against a copy
+# of KDIR (symbolic links) that says it is Debian's PACKAGE_ID (when given)
+# of RELEASE fails before anything is built, naming HINT, and writes no
+# file: nothing under DESTDIR, nothing in the build tree.
+refuse() {
+	local kdir=$1 src=$2 t=$3 id=$4 rel=$5 hint=$6 fake="$3/fake"
+	rm -rf "$fake" "$t/refused"
+	mkdir -p "$fake"
+	cp -as "$kdir/." "$fake/"
+	rm -f "$fake/include/config/kernel.release" "$fake/include/generated/package.h"
+	echo "$rel" >"$fake/include/config/kernel.release"
+	[ -z "$id" ] || echo "#define LINUX_PACKAGE_ID \" $id\"" >"$fake/include/generated/package.h"
+	if make -C "$src" KDIR="$fake" DESTDIR="$t/refused" smb-install >"$t/refuse.log" 2>&1; then
+		cat "$t/refuse.log"
+		die "make smb-install accepted ${id:-Linux $rel} with linux-source $(smbd_kernel_pkgver)"
+	fi
+	grep -q "^error: .*$hint" "$t/refuse.log" || { cat "$t/refuse.log"; die "no reason given"; }
+	grep -qE '  (CC|LD) ' "$t/refuse.log" && die "the refusal came after a build"
+	[ ! -e "$t/refused" ] &&
+		[ -z "$(find "$src" -newer "$fake/include/config/kernel.release" -print -quit)" ] ||
+		die "the refused make smb-install left something behind"
+	echo "check-install: make smb-install refuses ${id:-Linux $rel}: $(grep '^error: ' "$t/refuse.log" |
+		cut -c1-150)..."
 }
 
 # expect_tree ROOT WHAT: the files under ROOT are the lines of stdin.
@@ -122,32 +179,16 @@ expect_tree() {
 	fi
 }
 
-# A module whose description says which build it is.
-standin() { # standin DIR NAME DESCRIPTION
-	mkdir -p "$1"
-	cat >"$1/$2.c" <<EOF
-// SPDX-License-Identifier: GPL-2.0
-#include <linux/module.h>
-static int __init standin_init(void) { return 0; }
-static void __exit standin_exit(void) { }
-module_init(standin_init);
-module_exit(standin_exit);
-MODULE_DESCRIPTION("$3");
-MODULE_LICENSE("GPL");
-EOF
-	echo "obj-m += $2.o" >>"$1/Kbuild"
-}
-
 ranking() {
 	local kdir=$1 krel=$2 src=$3 t=$4 root m before
 	root="$t/ranked"
 	# The "kernel's own" cifs.ko and ksmbd.ko, where Linux installs them.
-	standin "$t/stock/client" cifs stock
-	standin "$t/stock/server" ksmbd stock
+	smbd_standin "$t/stock/client" cifs stock
+	smbd_standin "$t/stock/server" ksmbd stock
 	echo "obj-m += client/ server/" >"$t/stock/Kbuild"
 	# "Ours", laid out as scripts/build-smb-modules.sh builds them (fs/smb).
-	standin "$t/ours/client" cifs ours
-	standin "$t/ours/server" ksmbd ours
+	smbd_standin "$t/ours/client" cifs ours
+	smbd_standin "$t/ours/server" ksmbd ours
 	echo "obj-m += client/ server/" >"$t/ours/Kbuild"
 	for m in stock ours; do
 		make -s -C "$kdir" M="$t/$m" -j"$SMBD_JOBS" modules >"$t/$m.log" 2>&1 ||

@@ -64,3 +64,22 @@ smbd_sync_src() {
 		--exclude=/.smbd-kdir \
 		"$SMBD_TOP/" "$1/"
 }
+
+# smbd_standin DIR NAME DESCRIPTION [VERSION]: the source of a module NAME
+# (for `make M=DIR`) whose description says which build it is, standing in
+# for a kernel's own module in a module tree made up for a test.
+smbd_standin() {
+	mkdir -p "$1"
+	cat >"$1/$2.c" <<EOF
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/module.h>
+static int __init standin_init(void) { return 0; }
+static void __exit standin_exit(void) { }
+module_init(standin_init);
+module_exit(standin_exit);
+MODULE_DESCRIPTION("$3");
+${4:+MODULE_VERSION(\"$4\");}
+MODULE_LICENSE("GPL");
+EOF
+	echo "obj-m += $2.o" >>"$1/Kbuild"
+}
