@@ -2,7 +2,10 @@
 /*
  * A raw RDMA CM peer for the live KUnit suites: it connects to (or listens
  * for) an smbdirect endpoint and sends and receives bytes without speaking
- * SMB Direct, so a test can play a broken, hostile or silent peer.
+ * SMB Direct, so a test can play a broken, hostile or silent peer. It
+ * keeps the private data the smbdirect end sent (connect request or
+ * accept) and can send private data of its own (tl_raw_connect_pd(),
+ * accept_pd).
  *
  * One send and one receive in flight at a time, each of at most
  * TL_RAW_BUF bytes; completions are polled in softirq and wake the test
@@ -26,6 +29,7 @@
 #include "smbd_rawqp.h"
 
 #define TL_RAW_BUF	4096
+#define TL_RAW_PD_MAX	196
 
 struct tl_raw_xfer {
 	struct ib_cqe cqe;
@@ -48,7 +52,25 @@ struct tl_raw {
 	bool respond;
 	struct smbdx_negotiate_resp resp;
 	u32 resp_len;
+	/* Private data to send in the accept (a raw listener's child). */
+	const void *accept_pd;
+	u8 accept_pd_len;
+	/* The peer's private data: connect request or accept (under lock). */
+	u8 peer_pd[TL_RAW_PD_MAX];
+	u8 peer_pd_len;
 };
+
+/* Save the private data of @ev (a connect request or ESTABLISHED). */
+static __maybe_unused void tl_raw_save_pd(struct tl_raw *raw, const struct rdma_cm_event *ev)
+{
+	u8 len = min_t(u8, ev->param.conn.private_data_len, TL_RAW_PD_MAX);
+
+	spin_lock_bh(&raw->lock);
+	raw->peer_pd_len = ev->param.conn.private_data ? len : 0;
+	if (raw->peer_pd_len)
+		memcpy(raw->peer_pd, ev->param.conn.private_data, raw->peer_pd_len);
+	spin_unlock_bh(&raw->lock);
+}
 
 static __maybe_unused void tl_raw_done(struct ib_cq *cq, struct ib_wc *wc)
 {
@@ -77,6 +99,8 @@ static __maybe_unused int tl_raw_accept(struct tl_raw *lis, struct rdma_cm_id *i
 		return -ECONNREFUSED;
 	c->q.id = id;
 	id->context = c;
+	cp.private_data = c->accept_pd;
+	cp.private_data_len = c->accept_pd_len;
 	rc = tl_raw_setup(c);
 	if (!rc)
 		rc = __tl_raw_post_recv(c);
@@ -98,8 +122,14 @@ static __maybe_unused int tl_raw_handler(struct rdma_cm_id *id, struct rdma_cm_e
 {
 	struct tl_raw *raw = id->context;
 
-	if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST)
+	if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST) {
+		if (raw->child && !raw->child->q.id)
+			tl_raw_save_pd(raw->child, ev);
 		return tl_raw_accept(raw, id);
+	}
+	/* An accepting child keeps the request's (iWARP reports none here). */
+	if (ev->event == RDMA_CM_EVENT_ESTABLISHED && !READ_ONCE(raw->peer_pd_len))
+		tl_raw_save_pd(raw, ev);
 	spin_lock_bh(&raw->lock);
 	if (ev->event < BITS_PER_LONG)
 		__set_bit(ev->event, &raw->seen);
@@ -208,14 +238,20 @@ static __maybe_unused struct tl_raw *tl_raw_new(struct kunit *test)
 	return raw;
 }
 
-/* Connect to an smbdirect listener without speaking SMB Direct. */
-static __maybe_unused struct tl_raw *tl_raw_connect(struct kunit *test, struct sockaddr_in *sin)
+/*
+ * Connect to an smbdirect listener without speaking SMB Direct, with @pd
+ * (@pd_len bytes, may be NULL) as the connect request's private data.
+ */
+static __maybe_unused struct tl_raw *tl_raw_connect_pd(struct kunit *test, struct sockaddr_in *sin,
+						       const void *pd, u8 pd_len)
 {
 	struct rdma_conn_param cp = {
 		.responder_resources = 1,
 		.initiator_depth = 1,
 		.retry_count = 6,
 		.rnr_retry_count = 6,
+		.private_data = pd,
+		.private_data_len = pd_len,
 	};
 	struct rdma_cm_id *id;
 	struct tl_raw *raw;
@@ -240,6 +276,11 @@ static __maybe_unused struct tl_raw *tl_raw_connect(struct kunit *test, struct s
 	tl_raw_wait(test, raw, RDMA_CM_EVENT_ESTABLISHED);
 	raw->connected = true;
 	return raw;
+}
+
+static __maybe_unused struct tl_raw *tl_raw_connect(struct kunit *test, struct sockaddr_in *sin)
+{
+	return tl_raw_connect_pd(test, sin, NULL, 0);
 }
 
 /* Post one Send of @len bytes of @data and wait for it; its status. */

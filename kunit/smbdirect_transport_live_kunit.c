@@ -38,6 +38,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
+#include <linux/unaligned.h>
 #include <linux/wait.h>
 #include <net/net_namespace.h>
 #include <linux/seq_file.h>
@@ -1340,6 +1341,188 @@ static void smbdx_active_bad_responses(struct kunit *test)
 	}
 }
 
+/* ---- capabilities in CM private data (cm.c, privdata.c) ---- */
+
+/* What the test build advertises here: two flags, IRD 7. */
+#define TL_CAPS		(SMBDX_CAP_FLUSH_GLOBAL | SMBDX_CAP_ATOMIC_WRITE)
+#define TL_CAPS_IRD	7
+
+static void tl_restore_caps(void *unused)
+{
+	smbdx_test_set_own_caps(0, 0);
+}
+
+/* Advertise TL_CAPS plus a reserved bit (never sent) until the case ends. */
+static void tl_set_caps(struct kunit *test)
+{
+	struct smbdx_conn_config cfg;
+
+	smbdx_conn_config_init(&cfg);
+	KUNIT_ASSERT_FALSE_MSG(test, cfg.cm_caps,
+			       "module parameter cm_caps is on; these cases need it off");
+	smbdx_test_set_own_caps(TL_CAPS | 0x80, TL_CAPS_IRD);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tl_restore_caps, NULL), 0);
+}
+
+/* What @conn recorded: whether it sent TL_CAPS, and the peer's blob. */
+static void tl_expect_caps(struct kunit *test, struct smbdx_conn *conn,
+			   const char *who, bool sent, enum smbdx_pd_result blob,
+			   u8 peer_flags, u8 peer_ird)
+{
+	struct smbdx_conn_caps c;
+
+	smbdx_test_conn_caps(conn, &c);
+	KUNIT_EXPECT_EQ_MSG(test, c.sent, sent, "%s: sent", who);
+	KUNIT_EXPECT_EQ_MSG(test, c.own.flags, sent ? TL_CAPS : 0, "%s: own", who);
+	KUNIT_EXPECT_EQ_MSG(test, c.own.push_ird, sent ? TL_CAPS_IRD : 0,
+			    "%s: own IRD", who);
+	KUNIT_EXPECT_EQ_MSG(test, c.peer_blob, blob, "%s: peer's blob", who);
+	KUNIT_EXPECT_EQ_MSG(test, c.peer.flags, peer_flags, "%s: peer's", who);
+	KUNIT_EXPECT_EQ_MSG(test, c.peer.push_ird, peer_ird, "%s: peer's IRD", who);
+	KUNIT_EXPECT_EQ_MSG(test, smbdx_test_stat(conn, SMBDX_STAT_CM_CAPS_SENT),
+			    (u64)sent, "%s: cm_caps_sent", who);
+	KUNIT_EXPECT_EQ_MSG(test, smbdx_test_stat(conn, SMBDX_STAT_CM_CAPS_FOUND),
+			    (u64)(blob == SMBDX_PD_FOUND), "%s: cm_caps_found", who);
+	KUNIT_EXPECT_EQ_MSG(test, smbdx_test_stat(conn, SMBDX_STAT_CM_CAPS_MALFORMED),
+			    (u64)(blob != SMBDX_PD_FOUND && blob != SMBDX_PD_ABSENT),
+			    "%s: cm_caps_malformed", who);
+}
+
+/*
+ * Two smbdirect ends with cm_caps on learn each other's capabilities on
+ * IB/RoCE (connect request and accept) and send nothing on iWARP; a
+ * second client without the setting, on the same listener, is evaluated
+ * afresh. Data flows either way.
+ */
+static void smbdx_cm_caps_exchange(struct kunit *test)
+{
+	const struct tl_dev *d = test->param_value;
+	struct smbdx_conn_config cfg;
+	struct smbdx_conn *cli2, *srvc2;
+	bool ib = !d->iwarp;
+	struct tl_pair p;
+	u8 buf[64];
+
+	tl_set_caps(test);
+	smbdx_conn_config_init(&cfg);
+	cfg.cm_caps = true;
+	tl_pair_up(test, &p, &cfg, &cfg);
+	tl_expect_caps(test, p.cli, "client", ib,
+		       ib ? SMBDX_PD_FOUND : SMBDX_PD_ABSENT,
+		       ib ? TL_CAPS : 0, ib ? TL_CAPS_IRD : 0);
+	tl_expect_caps(test, p.srvc, "server", ib,
+		       ib ? SMBDX_PD_FOUND : SMBDX_PD_ABSENT,
+		       ib ? TL_CAPS : 0, ib ? TL_CAPS_IRD : 0);
+	tl_send_pattern(test, p.cli, buf, sizeof(buf), 3);
+	tl_expect_pull(test, p.srvc, buf, sizeof(buf), 3);
+
+	cli2 = tl_connect(test, &p.sin, NULL, NULL, NULL);
+	srvc2 = tl_accepted(test, p.srv, 1);
+	tl_expect_caps(test, cli2, "client 2", false,
+		       ib ? SMBDX_PD_FOUND : SMBDX_PD_ABSENT,
+		       ib ? TL_CAPS : 0, ib ? TL_CAPS_IRD : 0);
+	tl_expect_caps(test, srvc2, "server 2", ib, SMBDX_PD_ABSENT, 0, 0);
+	tl_send_pattern(test, srvc2, buf, sizeof(buf), 4);
+	tl_expect_pull(test, cli2, buf, sizeof(buf), 4);
+}
+
+/* The private data a raw peer received, copied out under its lock. */
+static u8 tl_raw_pd(struct tl_raw *raw, u8 *buf)
+{
+	u8 len;
+
+	spin_lock_bh(&raw->lock);
+	len = raw->peer_pd_len;
+	memcpy(buf, raw->peer_pd, len);
+	spin_unlock_bh(&raw->lock);
+	return len;
+}
+
+/* @pd (@len bytes) is our blob at offset 0 and zeros (IB/RoCE's fill). */
+static void tl_expect_our_blob(struct kunit *test, const u8 *pd, u8 len, u8 area)
+{
+	static const u8 want[] = { 0x25, 0x09, 0xc3, 0x90, 1, TL_CAPS, TL_CAPS_IRD, 0 };
+
+	KUNIT_ASSERT_EQ(test, len, area);
+	KUNIT_EXPECT_MEMEQ(test, pd, want, sizeof(want));
+	KUNIT_EXPECT_NULL(test, memchr_inv(pd + sizeof(want), 0, len - sizeof(want)));
+}
+
+/*
+ * The bytes on the wire, and hostile private data from raw peers:
+ * - our client (cm_caps on) to a raw server: the connect request carries
+ *   exactly our blob on IB/RoCE and only MS-SMBD's IRD/ORD header on
+ *   iWARP; the server's accept carries junk, a blob of an unknown version
+ *   and then a version 1 blob with reserved bits set, which the client
+ *   takes (reserved bits dropped) on either transport;
+ * - a raw client to our listener (cm_caps on) whose blob starts 50 bytes
+ *   in and would end past the 56 bytes of the request: counted as
+ *   malformed, the connection negotiates all the same, and the accept
+ *   carries our blob on IB/RoCE and nothing on iWARP.
+ */
+static void smbdx_cm_caps_raw_peers(struct kunit *test)
+{
+	static const u8 rep_pd[] = {
+		0xde, 0xad, 0xbe,
+		0x25, 0x09, 0xc3, 0x90, 2, 0x07, 3, 0,
+		0x25, 0x09, 0xc3, 0x90, 1, 0xff, 9, 0xee,
+	};
+	const struct tl_dev *d = test->param_value;
+	struct smbdx_negotiate_req req;
+	struct smbdx_negotiate_resp *resp;
+	u8 req_pd[SMBDX_PD_IB_REQ_MAX] = {};
+	struct smbdx_conn_config cfg;
+	struct smbdx_conn *conn, *srvc;
+	u8 pd[TL_RAW_PD_MAX];
+	struct tl_server *srv;
+	bool ib = !d->iwarp;
+	struct sockaddr_in sin;
+	struct tl_raw *raw;
+	u8 len;
+
+	tl_set_caps(test);
+	smbdx_conn_config_init(&cfg);
+	cfg.cm_caps = true;
+
+	tl_addr(test, d, &sin);
+	raw = tl_raw_new(test);
+	raw->respond = true;
+	tl_break_resp(raw, -1);
+	raw->accept_pd = rep_pd;
+	raw->accept_pd_len = sizeof(rep_pd);
+	tl_raw_listen(test, &sin, raw);
+	conn = tl_connect(test, &sin, &cfg, NULL, NULL);
+	tl_expect_caps(test, conn, "client", ib, SMBDX_PD_FOUND, SMBDX_CAPS_KNOWN, 9);
+	len = tl_raw_pd(raw, pd);
+	if (ib) {
+		tl_expect_our_blob(test, pd, len, SMBDX_PD_IB_REQ_MAX);
+	} else {
+		KUNIT_EXPECT_EQ(test, len, SMBDX_IRD_ORD_LEN);
+		KUNIT_EXPECT_EQ(test, smbdx_caps_parse(pd, len, &(struct smbdx_caps){},
+						       NULL), SMBDX_PD_ABSENT);
+	}
+
+	tl_addr(test, d, &sin);
+	srv = tl_listen(test, &sin, &cfg, &tl_pull_ops);
+	sin.sin_port = htons(smbdx_listener_port(srv->lis));
+	put_unaligned_be32(SMBDX_CAPS_ID, req_pd + 50);
+	req_pd[54] = SMBDX_CAPS_VERSION_1;
+	req_pd[55] = SMBDX_CAPS_KNOWN;
+	raw = tl_raw_connect_pd(test, &sin, req_pd, sizeof(req_pd));
+	tl_raw_negotiate_req(&req, SMBDX_VERSION_1_0, SMBDX_VERSION_1_0);
+	tl_raw_send(test, raw, &req, sizeof(req));
+	KUNIT_ASSERT_EQ(test, tl_raw_recv(test, raw), (u32)SMBDX_NEGOTIATE_RESP_LEN);
+	resp = tl_raw_rbuf(raw);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(resp->status), 0U);
+	srvc = tl_accepted(test, srv, 0);
+	tl_expect_caps(test, srvc, "server", ib, SMBDX_PD_TRUNCATED, 0, 0);
+	len = tl_raw_pd(raw, pd);
+	if (ib)
+		tl_expect_our_blob(test, pd, len, SMBDX_PD_IB_REP_MAX);
+	else
+		KUNIT_EXPECT_EQ(test, len, 0);
+}
+
 static struct kunit_case smbdx_transport_live_cases[] = {
 	KUNIT_CASE_PARAM(smbdx_netdev_capable, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_netdev_capable_under_rtnl, tl_dev_gen_params),
@@ -1372,6 +1555,8 @@ static struct kunit_case smbdx_transport_live_cases[] = {
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_PARAM(smbdx_destroy_after_send, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_peer_disconnect_before_cq, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbdx_cm_caps_exchange, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbdx_cm_caps_raw_peers, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_destroy_with_waiters, tl_dev_gen_params),
 	KUNIT_CASE_PARAM_ATTR(smbdx_peer_disconnect_mid_stream, tl_dev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),

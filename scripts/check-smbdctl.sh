@@ -33,7 +33,9 @@ EOF
 	printf '%s\n' "negotiated 1" "protocol 0x0100" "max_send_size 1364" \
 		"max_receive_size 1364" "max_fragmented_send_size 1048576" \
 		"max_fragmented_recv_size 170180" "max_read_write_size 8388608" \
-		"keepalive_interval 120" "ird 16" "ord 16" "iwarp 0" >"$d/conn/5/params"
+		"keepalive_interval 120" "ird 16" "ord 16" "iwarp 0" "caps_sent 1" \
+		"caps_own none" "caps_own_push_ird 0" "caps_peer_blob found" \
+		"caps_peer flush_global,atomic_write" "caps_peer_push_ird 8" >"$d/conn/5/params"
 	printf '%s\n' "send_credits 3" "send_credit_target 255" "recv_credits_granted 0" \
 		"recvs_posted 0" "send_queue_len 0" "keepalive NONE" >"$d/conn/5/credits"
 	printf '%s\n' "mr_pool_size 34" "mr_ready 34" "released 1" >"$d/conn/5/mr"
@@ -73,7 +75,8 @@ EOF
 		"connection 5: active DISCONNECTED on rxe0 (RoCE), 10.0.0.1:40001 -> 10.0.0.2:445" \
 		"    buffers registered for the peer: 20, 20971520 bytes (20.0 MiB); invalidated by the peer 19, locally 1" \
 		"    RDMA in use: yes (RDMA read/write or buffers registered for the peer)" \
-		"    errors: peer_disconnect 1"
+		"    errors: peer_disconnect 1" \
+		"    capabilities (CM private data): ours none, push IRD 0; peer's flush_global,atomic_write, push IRD 8"
 	"${c[@]}" --json connections 5 >"$t/conn.json"
 	python3 - "$t/conn.json" <<'EOF'
 import json, sys
@@ -86,6 +89,9 @@ assert c["invalidations"] == {"remote": 19, "local": 1}
 assert c["errors"] == {"peer_disconnect": 1}, c["errors"]
 assert c["params"]["protocol"] == "0x0100" and c["params"]["max_send_size"] == 1364
 assert c["credits"]["keepalive"] == "NONE"
+assert c["capabilities"] == {"sent": True, "own": [], "own_push_ird": 0,
+                             "peer_blob": "found", "peer": ["flush_global", "atomic_write"],
+                             "peer_push_ird": 8}, c["capabilities"]
 EOF
 	"${c[@]}" --json stats >"$t/stats.json"
 	python3 - "$t/stats.json" <<'EOF'
@@ -93,6 +99,15 @@ import json, sys
 s = json.load(open(sys.argv[1]))
 assert s["counters"]["mr_registrations"] == 20 and s["errors"] == {"peer_disconnect": 1}, s
 EOF
+	# A malformed blob from the peer, and an older module without the keys.
+	sed -i 's/^caps_peer_blob .*/caps_peer_blob truncated/; s/^caps_sent .*/caps_sent 0/' \
+		"$d/conn/5/params"
+	out=$("${c[@]}" connections)
+	expect "$out" "    capabilities (CM private data): ours not sent; peer's malformed (truncated), taken as none"
+	sed -i '/^caps_/d' "$d/conn/5/params"
+	out=$("${c[@]}" connections)
+	! grep -q capabilities <<<"$out" || die "smbdctl made up capabilities: $out"
+
 	out=$("${c[@]}" stats)
 	expect "$out" "    connections ended by: peer_disconnect 1"
 

@@ -8,7 +8,10 @@
  * route resolution and the connect itself and sleeps in between; the
  * handler only records the events it waits for (cm_flags bits, woken on
  * conn->wq) and, on the active side's ESTABLISHED, the IRD/ORD the CM
- * reports. A passive connection's CONNECT_REQUEST arrives on a new cm_id
+ * reports and the peer's capabilities in the accept's private data.
+ * Capabilities: smbdx_conn_privdata() builds the private data of our
+ * connect request or accept, smbdx_conn_peer_caps() reads the peer's
+ * (pure codec in privdata.c). A passive connection's CONNECT_REQUEST arrives on a new cm_id
  * whose context is still the listener's: listen.c creates the connection
  * and makes it the cm_id's context, so later events come here. On IB and
  * RoCE a passive connection's first receive (recv.c) or the QP's
@@ -51,6 +54,88 @@ static void smbdx_conn_record_ird_ord(struct smbdx_conn *conn,
 		conn->ord = p->initiator_depth;
 }
 
+/*
+ * What we advertise. Push mode is not built yet, so the blob says only
+ * that this end speaks the format (flags 0); the test build may make it
+ * advertise more (smbdx_test_own_caps()).
+ */
+static void smbdx_caps_local(struct smbdx_caps *caps)
+{
+	caps->flags = 0;
+	caps->push_ird = 0;
+	smbdx_test_own_caps(caps);
+	/* What the encoder sends: no reserved bit, no IRD without a flag. */
+	caps->flags &= SMBDX_CAPS_KNOWN;
+	if (!caps->flags)
+		caps->push_ird = 0;
+}
+
+/**
+ * smbdx_conn_privdata() - the private data of our connect request or accept
+ * @conn: connection, before its connect request or accept is made
+ * @ird_ord: MS-SMBD's IRD/ORD header to send first (iWARP), or NULL
+ * @buf: the private data area
+ * @size: its size (SMBDX_PD_IB_REQ_MAX or more)
+ *
+ * Adds our capability blob when the connection's configuration says so
+ * and the transport is not iWARP, and records what it advertised in
+ * @conn->caps.
+ *
+ * Context: process; takes conn->lock.
+ * Return: octets of private data to send (0: none), or -ENOSPC.
+ */
+int smbdx_conn_privdata(struct smbdx_conn *conn,
+			const struct smbdx_ird_ord *ird_ord, void *buf, u32 size)
+{
+	struct smbdx_caps own = {};
+	bool want = conn->cfg.cm_caps && !conn->limits.iwarp;
+	int n;
+
+	if (want)
+		smbdx_caps_local(&own);
+	n = smbdx_privdata_build(conn->limits.iwarp, ird_ord,
+				 want ? &own : NULL, buf, size);
+	if (n < 0)
+		return n;
+	want = want && n > (ird_ord ? SMBDX_IRD_ORD_LEN : 0);
+	spin_lock_bh(&conn->lock);
+	conn->caps.sent = want;
+	if (want)
+		conn->caps.own = own;
+	spin_unlock_bh(&conn->lock);
+	if (want)
+		smbdx_stat_inc(conn, SMBDX_STAT_CM_CAPS_SENT);
+	return n;
+}
+
+/**
+ * smbdx_conn_peer_caps() - read the peer's capabilities
+ * @conn: connection
+ * @pd: the peer's private data (connect request or accept), may be NULL
+ * @len: its length
+ *
+ * Whatever the peer sent, on any transport: an absent or malformed blob
+ * means no capabilities and is only counted; nothing here refuses or
+ * ends a connection.
+ *
+ * Context: any (a CM event handler); takes conn->lock.
+ */
+void smbdx_conn_peer_caps(struct smbdx_conn *conn, const void *pd, u8 len)
+{
+	enum smbdx_pd_result r;
+	struct smbdx_caps peer;
+
+	r = smbdx_caps_parse(pd, len, &peer, NULL);
+	spin_lock_bh(&conn->lock);
+	conn->caps.peer_blob = r;
+	conn->caps.peer = peer;
+	spin_unlock_bh(&conn->lock);
+	if (r == SMBDX_PD_FOUND)
+		smbdx_stat_inc(conn, SMBDX_STAT_CM_CAPS_FOUND);
+	else if (r != SMBDX_PD_ABSENT)
+		smbdx_stat_inc(conn, SMBDX_STAT_CM_CAPS_MALFORMED);
+}
+
 /**
  * smbdx_conn_cm_event() - a CM event on a connection's cm_id
  * @conn: connection (the cm_id's context)
@@ -89,6 +174,8 @@ static int smbdx_conn_cm_event(struct smbdx_conn *conn, struct rdma_cm_id *id,
 			spin_lock_bh(&conn->lock);
 			smbdx_conn_record_ird_ord(conn, &event->param.conn);
 			spin_unlock_bh(&conn->lock);
+			smbdx_conn_peer_caps(conn, event->param.conn.private_data,
+					     event->param.conn.private_data_len);
 		}
 		set_bit(SMBDX_CMF_ESTABLISHED, &conn->cm_flags);
 		wake_up_all(&conn->wq);

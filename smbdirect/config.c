@@ -12,8 +12,9 @@
  * "Files"): any file may call it, and it calls nothing of smbdirect but
  * the pure protocol engine (smbdx_frag_safe_max_recv_size()).
  *
- * Concurrency: no lock. Every parameter is an unsigned int that root may
- * change through sysfs at any time, and is read without a lock: a
+ * Concurrency: no lock. Every parameter is an unsigned int (cm_caps a
+ * bool) that root may change through sysfs at any time, and is read
+ * without a lock: a
  * connection created while a value changes may get the old or the new one
  * (smbdx_conn_config_resolve() derives the keepalive interval the peer is
  * told from keepalive_ms, so those two always agree). A connection or
@@ -88,6 +89,11 @@ MODULE_PARM_DESC(recv_queue_max,
 		 "bytes of received messages the upper layer may hold before credits stop (default 4 MiB)");
 
 unsigned int smbdx_max_negotiating = 64;
+static bool cm_caps;
+module_param(cm_caps, bool, 0644);
+MODULE_PARM_DESC(cm_caps,
+		 "advertise capabilities in RDMA CM private data, IB/RoCE only (default N)");
+
 module_param_named(max_negotiating, smbdx_max_negotiating, uint, 0644);
 MODULE_PARM_DESC(max_negotiating,
 		 "connections a listener holds before they negotiated, or while torn down, at most (default 64)");
@@ -145,6 +151,7 @@ void smbdx_conn_config_init(struct smbdx_conn_config *cfg)
 	cfg->keepalive_wait_ms = keepalive_wait * MSEC_PER_SEC;
 	cfg->io_timeout_ms = max(io_timeout, 1U) * MSEC_PER_SEC;
 	cfg->recv_queue_max = recv_queue_max;
+	cfg->cm_caps = cm_caps;
 }
 EXPORT_SYMBOL_NS_GPL(smbdx_conn_config_init, SMBDX_NS);
 
@@ -194,5 +201,7 @@ void smbdx_conn_config_resolve(struct smbdx_conn_config *cfg, bool passive)
 		cfg->io_timeout_ms = def.io_timeout_ms;
 	if (!cfg->recv_queue_max)
 		cfg->recv_queue_max = def.recv_queue_max;
+	if (!cfg->cm_caps)
+		cfg->cm_caps = def.cm_caps;
 	p->keepalive_interval = DIV_ROUND_UP(cfg->keepalive_ms, MSEC_PER_SEC);
 }

@@ -151,14 +151,22 @@ static int smbdx_connect_route_resolved(struct smbdx_conn *conn,
 	param->initiator_depth = conn->limits.ord;
 	param->retry_count = 6;
 	param->rnr_retry_count = 6;
-	if (conn->limits.ird_ord_private_data) {
-		/* MS-SMBD appendix A 6.1: our own IRD and ORD. */
-		io.ird = conn->limits.ird;
-		io.ord = conn->limits.ord;
-		smbdx_ird_ord_encode(&io, &conn->connect_hdr);
-		param->private_data = &conn->connect_hdr;
-		param->private_data_len = sizeof(conn->connect_hdr);
+	/*
+	 * MS-SMBD appendix A 6.1 on iWARP: our own IRD and ORD; on IB/RoCE
+	 * our capabilities, if configured (cm.c).
+	 */
+	io.ird = conn->limits.ird;
+	io.ord = conn->limits.ord;
+	rc = smbdx_conn_privdata(conn, conn->limits.ird_ord_private_data ?
+				 &io : NULL, conn->connect_pd,
+				 sizeof(conn->connect_pd));
+	if (rc < 0)
+		goto out;
+	if (rc) {
+		param->private_data = conn->connect_pd;
+		param->private_data_len = rc;
 	}
+	rc = 0;
 	smbdx_set_state(conn, SMBDX_CS_CONNECTING, rep);
 out:
 	mutex_unlock(&conn->res_mutex);

@@ -137,8 +137,54 @@ static int smbdx_conn_state_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(smbdx_conn_state);
 
+/* SMBDX_CAP_* bits as a comma-separated list, "none" if there are none. */
+static void smbdx_caps_flags_show(struct seq_file *m, const char *key, u8 flags)
+{
+	static const char * const names[] = {
+		"flush_global", "flush_persistent", "atomic_write",
+	};
+	const char *sep = "";
+	unsigned int i;
+
+	seq_printf(m, "%s ", key);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		if (flags & BIT(i)) {
+			seq_printf(m, "%s%s", sep, names[i]);
+			sep = ",";
+		}
+	}
+	seq_printf(m, "%s\n", *sep ? "" : "none");
+}
+
+static const char *smbdx_pd_result_str(enum smbdx_pd_result r)
+{
+	switch (r) {
+	case SMBDX_PD_ABSENT:
+		return "absent";
+	case SMBDX_PD_FOUND:
+		return "found";
+	case SMBDX_PD_BAD_VERSION:
+		return "bad_version";
+	case SMBDX_PD_TRUNCATED:
+		return "truncated";
+	}
+	return "?";
+}
+
+static void smbdx_conn_caps_print(struct seq_file *m,
+				  const struct smbdx_conn_caps *c)
+{
+	seq_printf(m, "caps_sent %d\n", c->sent);
+	smbdx_caps_flags_show(m, "caps_own", c->own.flags);
+	seq_printf(m, "caps_own_push_ird %u\n", c->own.push_ird);
+	seq_printf(m, "caps_peer_blob %s\n", smbdx_pd_result_str(c->peer_blob));
+	smbdx_caps_flags_show(m, "caps_peer", c->peer.flags);
+	seq_printf(m, "caps_peer_push_ird %u\n", c->peer.push_ird);
+}
+
 static void smbdx_conn_params_print(struct seq_file *m, struct smbdx_conn *conn)
 {
+	struct smbdx_conn_caps caps;
 	struct smbdx_proto_params p;
 	bool negotiated;
 	u32 ird, ord;
@@ -148,6 +194,7 @@ static void smbdx_conn_params_print(struct seq_file *m, struct smbdx_conn *conn)
 	negotiated = conn->negotiated;
 	ird = conn->ird;
 	ord = conn->ord;
+	caps = conn->caps;
 	spin_unlock_bh(&conn->lock);
 
 	seq_printf(m, "negotiated %d\n", negotiated);
@@ -169,6 +216,7 @@ static void smbdx_conn_params_print(struct seq_file *m, struct smbdx_conn *conn)
 	seq_printf(m, "ord %u\n", ord);
 	seq_printf(m, "iwarp %d\n", conn->limits.iwarp);
 	seq_printf(m, "recv_queue_max %u\n", conn->cfg.recv_queue_max);
+	smbdx_conn_caps_print(m, &caps);
 }
 
 static int smbdx_conn_params_show(struct seq_file *m, void *unused)

@@ -68,8 +68,8 @@ static int smbdx_listener_connect_request(struct smbdx_listener *lis,
 					 struct rdma_cm_event *event)
 {
 	struct rdma_conn_param param = {};
+	u8 pd[SMBDX_IRD_ORD_LEN + SMBDX_CAPS_V1_LEN];
 	struct smbdx_ird_ord local, cm, peer, out;
-	struct smbdx_ird_ord_hdr hdr;
 	enum smbdx_ird_ord_kind kind;
 	struct smbdx_conn *conn;
 	bool dying, busy;
@@ -126,10 +126,16 @@ static int smbdx_listener_connect_request(struct smbdx_listener *lis,
 	param.responder_resources = out.ird;
 	param.initiator_depth = out.ord;
 	param.rnr_retry_count = 6;
-	if (kind == SMBDX_IRD_ORD_LEGACY) {
-		smbdx_ird_ord_encode(&out, &hdr);
-		param.private_data = &hdr;
-		param.private_data_len = sizeof(hdr);
+	/* Appendix A 6.2 for a legacy iWARP peer; our capabilities (cm.c). */
+	smbdx_conn_peer_caps(conn, event->param.conn.private_data,
+			     event->param.conn.private_data_len);
+	rc = smbdx_conn_privdata(conn, kind == SMBDX_IRD_ORD_LEGACY ? &out : NULL,
+				 pd, sizeof(pd));
+	if (rc < 0)
+		goto refuse;
+	if (rc) {
+		param.private_data = pd;
+		param.private_data_len = rc;
 	}
 
 	/* 3.1.7.2: one receive of at least 512 bytes for the request. */

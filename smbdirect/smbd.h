@@ -44,6 +44,7 @@
 #include "frag.h"
 #include "devlimits.h"
 #include "fault.h"
+#include "privdata.h"
 
 struct dentry;
 struct sg_table;
@@ -459,6 +460,26 @@ struct smbdx_conn_rw {
 };
 
 /**
+ * struct smbdx_conn_caps - capabilities in the CM private data (cm.c)
+ * @sent: our blob went out (connect request or accept, IB/RoCE only)
+ * @own: what it advertised (zero when not sent)
+ * @peer_blob: what the scan of the peer's private data found
+ * @peer: what the peer advertised (zero unless @peer_blob is
+ *	SMBDX_PD_FOUND)
+ *
+ * Evaluated afresh on every connection; nothing is kept from an earlier
+ * one. Written once, before the connection is visible (passive) or by the
+ * CM handler before ESTABLISHED is signalled (active), under the
+ * connection's lock; read under it.
+ */
+struct smbdx_conn_caps {
+	bool sent;
+	struct smbdx_caps own;
+	enum smbdx_pd_result peer_blob;
+	struct smbdx_caps peer;
+};
+
+/**
  * struct smbdx_conn - one SMB Direct connection (MS-SMBD 3.1.1.1)
  * @kind: SMBDX_OBJ_CONN (the CM handler tells contexts apart by it)
  * @num: its number, unique while the module is loaded (debugfs, logs)
@@ -499,6 +520,7 @@ struct smbdx_conn_rw {
  * @next_cid: the next completion id (tracepoints)
  * @ird: RDMA Reads the peer may have outstanding against us
  * @ord: RDMA Reads we may have outstanding against the peer
+ * @caps: capabilities exchanged in the CM private data
  * @send: the send side
  * @recv: the receive side and delivery
  * @mr: memory registration
@@ -531,7 +553,8 @@ struct smbdx_conn_rw {
  * @release_work: frees the connection after the last reference
  * @connect_work: active: rdma_connect() from a work item (connect.c)
  * @connect_param: its parameters
- * @connect_hdr: its private data (iWARP IRD/ORD, Appendix A)
+ * @connect_pd: its private data (iWARP IRD/ORD, Appendix A; our
+ *	capabilities on IB/RoCE)
  * @local: local address, once the route resolved
  * @peer: peer's address
  * @lnode: entry in the listener's list, under its lock
@@ -545,7 +568,7 @@ struct smbdx_conn_rw {
  *   @role, @cfg, @ops, the ``*_j`` values; @listener too, until the
  *   upcall work clears it at the hand-over (smbdx_listener_detach()).
  * - @lock: the state (@state, @error, @cause, the flags beside them,
- *   @waiters, @params, @cr, @next_cid, @ird, @ord) and every part's
+ *   @waiters, @params, @cr, @next_cid, @ird, @ord, @caps) and every part's
  *   lists and counters. Work requests are posted with it held, after
  *   checking @state; teardown changes @state under it first.
  * - @res_mutex (process context, never in a CM handler): the verbs
@@ -586,6 +609,7 @@ struct smbdx_conn {
 	u32 next_cid;
 	u32 ird;
 	u32 ord;
+	struct smbdx_conn_caps caps;
 
 	/* the parts, each with its own lock rule */
 	struct smbdx_conn_send send;
@@ -615,7 +639,7 @@ struct smbdx_conn {
 	struct work_struct release_work;
 	struct work_struct connect_work;
 	struct rdma_conn_param connect_param;
-	struct smbdx_ird_ord_hdr connect_hdr;
+	u8 connect_pd[SMBDX_PD_IB_REQ_MAX];
 
 	struct sockaddr_storage local;
 	struct sockaddr_storage peer;
@@ -732,6 +756,9 @@ void smbdx_conn_log_error(struct smbdx_conn *conn, int cause);
 
 /* ---- cm.c ---- */
 void smbdx_conn_comm_est(struct smbdx_conn *conn);
+int smbdx_conn_privdata(struct smbdx_conn *conn,
+			const struct smbdx_ird_ord *ird_ord, void *buf, u32 size);
+void smbdx_conn_peer_caps(struct smbdx_conn *conn, const void *pd, u8 len);
 int smbdx_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *event);
 
 /* ---- addr.c ---- */
@@ -912,6 +939,9 @@ bool smbdx_test_peer_disconnected(struct smbdx_conn *conn);
 int smbdx_test_hold_recvs(struct smbdx_conn *conn);
 void smbdx_test_release_recvs(void);
 void smbdx_connect_step(struct smbdx_conn *conn, enum smbdx_conn_state next);
+void smbdx_test_own_caps(struct smbdx_caps *caps);
+void smbdx_test_set_own_caps(u8 flags, u8 push_ird);
+void smbdx_test_conn_caps(struct smbdx_conn *conn, struct smbdx_conn_caps *out);
 #else
 static inline bool smbdx_test_muted(const struct smbdx_conn *conn)
 {
@@ -920,6 +950,10 @@ static inline bool smbdx_test_muted(const struct smbdx_conn *conn)
 
 static inline void smbdx_connect_step(struct smbdx_conn *conn,
 				      enum smbdx_conn_state next)
+{
+}
+
+static inline void smbdx_test_own_caps(struct smbdx_caps *caps)
 {
 }
 #endif /* SMBDX_TESTS */

@@ -310,3 +310,50 @@ void smbdx_connect_step(struct smbdx_conn *conn, enum smbdx_conn_state next)
 	KUNIT_STATIC_STUB_REDIRECT(smbdx_connect_step, conn, next);
 }
 EXPORT_SYMBOL_IF_KUNIT(smbdx_connect_step);
+
+/* What smbdx_test_set_own_caps() asked to advertise: flags | push_ird << 8 */
+static u16 smbdx_test_caps;
+
+/**
+ * smbdx_test_own_caps() - what a connection of the test build advertises
+ * @caps: the product's capabilities, replaced by the test's if it set any
+ *
+ * Context: any.
+ */
+void smbdx_test_own_caps(struct smbdx_caps *caps)
+{
+	u16 v = READ_ONCE(smbdx_test_caps);
+
+	if (!v)
+		return;
+	caps->flags = v & 0xff;
+	caps->push_ird = v >> 8;
+}
+
+/**
+ * smbdx_test_set_own_caps() - test hook: advertise these capabilities
+ * @flags: SMBDX_CAP_* bits (reserved bits too: the encoder must drop them)
+ * @push_ird: responder resources for push mode
+ *
+ * Applies to every connection whose private data is built afterwards,
+ * until called again; 0, 0 restores the product's (none). A test that
+ * sets it restores it in a deferred action.
+ */
+void smbdx_test_set_own_caps(u8 flags, u8 push_ird)
+{
+	WRITE_ONCE(smbdx_test_caps, flags | (u16)push_ird << 8);
+}
+EXPORT_SYMBOL_IF_KUNIT(smbdx_test_set_own_caps);
+
+/**
+ * smbdx_test_conn_caps() - test hook: the capabilities @conn exchanged
+ * @conn: connection
+ * @out: a copy of its record
+ */
+void smbdx_test_conn_caps(struct smbdx_conn *conn, struct smbdx_conn_caps *out)
+{
+	spin_lock_bh(&conn->lock);
+	*out = conn->caps;
+	spin_unlock_bh(&conn->lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(smbdx_test_conn_caps);

@@ -68,6 +68,11 @@ struct smbdx_reg;
  * @recv_queue_max: bytes of received messages that may wait for, or be
  *	held by, the upper layer before smbdirect stops reposting receives
  *	(and so stops granting credits) until the upper layer frees some
+ * @cm_caps: advertise smbdirect's capabilities in the RDMA CM private
+ *	data of the connect request or the accept (IB and RoCE only, never
+ *	on iWARP; Documentation/design.rst, "Capabilities in CM private
+ *	data"). False takes the module parameter cm_caps. The peer's
+ *	capabilities are read whatever this says.
  *
  * smbdx_conn_config_init() fills in the module parameters' values; callers
  * change what they need. Any field left 0 also takes the default.
@@ -79,6 +84,7 @@ struct smbdx_conn_config {
 	u32 negotiate_timeout_ms;
 	u32 io_timeout_ms;
 	u32 recv_queue_max;
+	bool cm_caps;
 };
 
 /**

@@ -285,6 +285,11 @@ conn_counter() {
 	awk -v k="$2" '$1 == k { print $2 }' "$SMBD_DBG/conn/$1/counters"
 }
 
+# conn_param N KEY: a value of connection N's params file
+conn_param() {
+	awk -v k="$2" '$1 == k { print $2 }' "$SMBD_DBG/conn/$1/params"
+}
+
 # cifs_conn: the smbdirect connection of our cifs's first mount
 # (/proc/fs/cifs/DebugData).
 cifs_conn() {

@@ -17,10 +17,16 @@
 # must come back identical; smbdirect's counters on our side must show RDMA
 # read/write (and, for our client, the stock server's remote
 # invalidations).
+# Pairs 1 and 2 run with smbdirect's cm_caps parameter on (off by default):
+# our end sends its capability blob in the CM private data on rxe (none
+# on siw), and the stock ends, which never send one, must interoperate
+# exactly as without it (Documentation/design.rst, "Capabilities in CM
+# private data").
 # Exit 0 = pass.
 . "$(dirname "$0")/lib.sh"
 
 D=/sys/kernel/debug/smbdirect
+CAPS=/sys/module/smbdirect/parameters/cm_caps
 K=/tmp/smb-interop
 MNT=/tmp/smb-interop-mnt
 SRC=/tmp/smb-interop-src
@@ -42,7 +48,21 @@ fail() {
 	echo "--- kernel log (cifs, ksmbd, smbdirect)"
 	dmesg | grep -E 'CIFS|cifs|ksmbd|smbdirect|smb_direct' | tail -n 40
 	smb_cleanup
+	echo 0 >"$CAPS"
 	exit 1
+}
+
+# caps_check ROLE DEV: our connection of ROLE on DEV sent its capability
+# blob on rxe only, and found none from the stock peer
+caps_check() {
+	_c=$(grep " role=$1 state=ESTABLISHED dev=$2 " "$D/connections" | cut -d' ' -f1 | head -n 1)
+	[ -n "$_c" ] || fail "no $1 connection of ours on $2"
+	_want=0
+	[ "$2" = "$RXE_DEV" ] && _want=1
+	[ "$(conn_param "$_c" caps_sent)" = "$_want" ] ||
+		fail "connection $_c on $2: caps_sent $(conn_param "$_c" caps_sent), want $_want"
+	[ "$(conn_param "$_c" caps_peer_blob)" = absent ] ||
+		fail "connection $_c on $2: the stock peer's blob is $(conn_param "$_c" caps_peer_blob)"
 }
 
 # sum NAME ROLE DEV: NAME summed over our connections of ROLE
@@ -93,6 +113,9 @@ for n in $SIZES; do
 	total=$((total + 2 * n))
 done
 
+[ -w "$CAPS" ] || fail "smbdirect has no parameter cm_caps"
+echo 1 >"$CAPS"
+
 # ---- 1. our cifs, the stock ksmbd
 start_ksmbd stock
 modprobe cifs || fail "modprobe cifs"
@@ -102,6 +125,7 @@ for a in "$RXE_ADDR:$RXE_DEV" "$SIW_ADDR:$SIW_DEV"; do
 	do_mount "$addr"
 	grep -q "role=active state=ESTABLISHED dev=$dev " /proc/fs/cifs/DebugData ||
 		fail "our cifs's mount of //$addr is not on $dev"
+	caps_check active "$dev"
 	regs0=$(sum mr_registrations active "$dev")
 	rinv0=$(sum mr_remote_invalidations active "$dev")
 	files "our-cifs-$dev"
@@ -132,6 +156,7 @@ for a in "$RXE_ADDR:$RXE_DEV" "$SIW_ADDR:$SIW_DEV"; do
 		fail "the stock cifs's DebugData shows no SMB Direct transport"
 	grep -q "role=passive state=ESTABLISHED dev=$dev " "$D/connections" ||
 		fail "our ksmbd has no connection on $dev"
+	caps_check passive "$dev"
 	files "stock-cifs-$dev"
 	rd=$(( $(sum rdma_read_bytes passive "$dev") - rd0 ))
 	wr=$(( $(sum rdma_write_bytes passive "$dev") - wr0 ))
@@ -145,6 +170,8 @@ for a in "$RXE_ADDR:$RXE_DEV" "$SIW_ADDR:$SIW_DEV"; do
 	wait_for 30 rmmod ksmbd || fail "rmmod ksmbd"
 done
 unload_cifs || fail "rmmod cifs (still in use after 30 s)"
+
+echo 0 >"$CAPS"
 
 # ---- 3. the stock cifs, the stock ksmbd: the baseline of the pairs above
 # (smbdirect.ko stays loaded but carries nothing). The server hangs up

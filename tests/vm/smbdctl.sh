@@ -187,6 +187,8 @@ tx=$(sed -n 's/^tx_messages //p' "$D/conn/$id/counters")
 grep -q "sent: $tx messages, " "$T/conn" || fail "sent messages ($tx)"
 grep -q "RDMA in use: no, only send/receive so far" "$T/conn" || fail "RDMA in use"
 grep -q "errors: none" "$T/conn" || fail "errors"
+grep -qx "    capabilities (CM private data): ours not sent; peer's not sent" "$T/conn" ||
+	fail "capabilities (cm_caps is off)"
 smbdctl --json connections "$id" >"$T/conn.json" || fail "smbdctl --json connections"
 grep -q "\"id\": $id," "$T/conn.json" || fail "JSON id"
 grep -q '"rdma_in_use": false' "$T/conn.json" || fail "JSON rdma_in_use"

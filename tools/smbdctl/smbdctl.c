@@ -341,6 +341,37 @@ static bool conn_rdma_used(const struct conn *c)
 	       kv_num(&c->counters, "mr_registrations") > 0;
 }
 
+/* A comma-separated capability list ("none": empty) as a JSON array. */
+static void json_caps(struct json *j, const char *key, const char *list)
+{
+	char *copy, *tok, *save = NULL;
+
+	json_arr_begin(j, key);
+	if (list && strcmp(list, "none")) {
+		copy = xstrdup(list);
+		for (tok = strtok_r(copy, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save))
+			json_str(j, NULL, tok);
+		free(copy);
+	}
+	json_arr_end(j);
+}
+
+/* The capabilities in CM private data; nothing from an older module. */
+static void conn_caps_json(struct json *j, const struct kvlist *p)
+{
+	if (!kv_get(p, "caps_peer_blob"))
+		return;
+	json_obj_begin(j, "capabilities");
+	json_bool(j, "sent", kv_num(p, "caps_sent"));
+	json_caps(j, "own", kv_get(p, "caps_own"));
+	json_num(j, "own_push_ird", kv_num(p, "caps_own_push_ird"));
+	json_str(j, "peer_blob", kv_get(p, "caps_peer_blob"));
+	json_caps(j, "peer", kv_get(p, "caps_peer"));
+	json_num(j, "peer_push_ird", kv_num(p, "caps_peer_push_ird"));
+	json_obj_end(j);
+}
+
 static void conn_json(struct json *j, struct conn *c)
 {
 	struct kvlist nonzero = { 0 };
@@ -371,6 +402,7 @@ static void conn_json(struct json *j, struct conn *c)
 	json_num(j, "remote", kv_num(&c->counters, "mr_remote_invalidations"));
 	json_num(j, "local", kv_num(&c->counters, "mr_local_invalidations"));
 	json_obj_end(j);
+	conn_caps_json(j, &c->params);
 	json_kvlist(j, "params", &c->params);
 	json_kvlist(j, "credits", &c->credits);
 	json_kvlist(j, "mr", &c->mr);
@@ -412,6 +444,29 @@ static void print_params(const struct kvlist *p)
 	printf("    IRD %lld, ORD %lld\n", kv_num(p, "ird"), kv_num(p, "ord"));
 }
 
+/* The capabilities in CM private data; nothing from an older module. */
+static void print_caps(const struct kvlist *p)
+{
+	const char *blob = kv_get(p, "caps_peer_blob");
+
+	if (!blob)
+		return;
+	printf("    capabilities (CM private data): ours ");
+	if (kv_num(p, "caps_sent"))
+		printf("%s, push IRD %lld", kv_get(p, "caps_own"),
+		       kv_num(p, "caps_own_push_ird"));
+	else
+		printf("not sent");
+	printf("; peer's ");
+	if (!strcmp(blob, "found"))
+		printf("%s, push IRD %lld\n", kv_get(p, "caps_peer"),
+		       kv_num(p, "caps_peer_push_ird"));
+	else if (!strcmp(blob, "absent"))
+		printf("not sent\n");
+	else
+		printf("malformed (%s), taken as none\n", blob);
+}
+
 static void conn_human(struct conn *c)
 {
 	const struct kvlist *k = &c->counters;
@@ -429,6 +484,7 @@ static void conn_human(struct conn *c)
 		print_params(&c->params);
 	else
 		printf("    not negotiated\n");
+	print_caps(&c->params);
 	printf("    credits: send %lld (target %lld), granted to the peer %lld\n",
 	       kv_num(&c->credits, "send_credits"),
 	       kv_num(&c->credits, "send_credit_target"),
