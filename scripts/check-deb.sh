@@ -12,16 +12,27 @@
 #      headers (scripts/distro-headers.sh), as on a Debian machine with
 #      linux-source-6.12, build smbdirect.ko, sqos.ko and our cifs.ko and
 #      ksmbd.ko of that version for that kernel, and smbdirect.ko has no
-#      test hook (nm);
+#      test hook (nm). Signing: with a MOK key where DKMS looks for it
+#      (/var/lib/dkms/mok.key and mok.pub), all four come out signed with
+#      it (modinfo -F signer); without one, DKMS makes a key of its own and
+#      signs with that (shown on a one-file stand-in package: seconds, not
+#      a second build of ours);
 #   5. `dkms install` into a made-up module tree with stand-ins for the
 #      kernel's cifs.ko and ksmbd.ko installs all four (DKMS's version check
 #      would keep the kernel's: the package overrides it), depmod makes
 #      `modprobe cifs`/`ksmbd` find ours, the stock files stay; `dkms remove
-#      --all` (apt purge), without the headers, restores the tree exactly;
+#      --all` (apt purge), without the headers, restores the tree exactly.
+#      What `dkms install` put there is also packed, as it is, into a
+#      binary package out/deb/smbdirect-modules-<release>_<version>_amd64.deb
+#      for the VM stage that boots Debian's own kernel (scripts/vm.sh
+#      --kernel debian installs it with dpkg: no compiler in that guest);
 #   6. `dkms build` for headers of another Debian version than linux-source
 #      fails before compiling, with the reason in make.log, building nothing.
-#   DKMS runs on trees of its own (--dkmstree, --sourcetree, --installtree):
-#   nothing is added to this machine's.
+#   DKMS runs on trees of its own (--dkmstree, --sourcetree, --installtree)
+#   and, to build and install, as a copy of this machine's dkms whose fixed
+#   paths (framework.conf, the MOK key, sign-file, modules_to_force_install,
+#   the kernel's modules.dep) point into the made-up system (dkms_copy):
+#   nothing is added to this machine's, and its /etc/dkms does not matter.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -77,11 +88,21 @@ main() {
 	mkdir -p "$t/x" "$t/src" "$t/dkms"
 	dpkg-deb -x "$SMBD_OUT/deb/smbdirect-dkms_${ver}_all.deb" "$t/x"
 	mv "$t/x/usr/src/smbdirect-$ver" "$t/src/"
+	dkms_copy "$kdir" "$t"
+	# The made-up system's module tree: DKMS compresses what it builds as
+	# the kernel's modules.dep shows them (.ko.xz on Debian).
+	smbd_stock_tree "$kdir" "$krel" "$t/stock" "$t/root"
+	sign_standin "$kdir" "$krel" "$t"
+	# The admin's own key, enrolled as a MOK (quickstart.rst), where DKMS
+	# looks for it.
+	openssl req -new -x509 -newkey rsa:2048 -nodes -days 1 -subj "/CN=smbdirect test MOK/" \
+		-outform DER -keyout "$t/mok/mok.key" -out "$t/mok/mok.pub" >/dev/null 2>&1 ||
+		die "openssl could not make a test key"
 	local dk=(--dkmstree "$t/dkms" --sourcetree "$t/src")
 	dkms add -m smbdirect -v "$ver" "${dk[@]}" >"$t/dkms.log" 2>&1 ||
 		{ cat "$t/dkms.log"; die "dkms add failed"; }
-	if ! dkms build -m smbdirect -v "$ver" -k "$krel" --kernelsourcedir "$kdir" "${dk[@]}" \
-		>>"$t/dkms.log" 2>&1; then
+	if ! bash "$t/dkms.sh" build -m smbdirect -v "$ver" -k "$krel" --kernelsourcedir "$kdir" \
+		"${dk[@]}" >>"$t/dkms.log" 2>&1; then
 		cat "$t/dkms.log" "$t/dkms/smbdirect/$ver/build/make.log" 2>/dev/null
 		die "dkms build failed"
 	fi
@@ -97,6 +118,9 @@ main() {
 		[ "$m" = cifs ] || [ "$m" = ksmbd ] || [ "$(modinfo -F version "$ko")" = "$ver" ] ||
 			die "$m.ko from dkms is not version $ver"
 		modinfo -F vermagic "$ko" | grep -q "^$krel " || die "$m.ko from dkms is not for $krel"
+		[ "$(modinfo -F signer "$ko")" = "smbdirect test MOK" ] ||
+			{ grep -i sign "$t/dkms.log"; die "$m.ko from dkms is not signed with the MOK" \
+				"(signer: '$(modinfo -F signer "$ko")')"; }
 	done
 	ko=$(find "$t/dkms/smbdirect/$ver/$krel" -name "smbdirect.ko*" | head -n 1)
 	smbd_no_test_hooks "$ko" || die "smbdirect.ko from dkms has test hooks"
@@ -106,7 +130,8 @@ main() {
 			die "$m.ko from dkms does not depend on smbdirect"
 	done
 	echo "check-deb: dkms add and dkms build of smbdirect/$ver (smbdirect, sqos, cifs, ksmbd)" \
-		"against Debian's headers for $krel"
+		"against Debian's headers for $krel, signed ($(modinfo -F sig_hashalgo "$ko"))" \
+		"with the MOK in /var/lib/dkms"
 
 	# 5.
 	dkms_install "$kdir" "$krel" "$ver" "$t"
@@ -115,19 +140,70 @@ main() {
 	dkms_refuse "$kdir" "$krel" "$ver" "$t"
 }
 
+# dkms_copy KDIR T: T/dkms.sh, this machine's dkms reading its fixed paths
+# from the made-up system under T: framework.conf (none there: DKMS's
+# defaults), the MOK key and certificate /var/lib/dkms/mok.key and mok.pub
+# (in T/mok), the package's modules_to_force_install (T/x, unpacked from
+# smbdirect-dkms), the kernel's modules.dep (from which DKMS takes the
+# modules' suffix, .ko.xz on Debian: with the wrong one it finds no module
+# of the kernel's to compare with; T/root), and sign-file, which on Debian
+# it finds at /lib/modules/<release>/build/scripts/sign-file: the headers'
+# (KDIR; they are not installed here).
+dkms_copy() {
+	local kdir=$1 t=$2
+	mkdir -p "$t/mok"
+	sed -e "s|/etc/dkms/framework.conf|$t&|g" \
+		-e "s|/var/lib/dkms/mok\.|$t/mok/mok.|g" \
+		-e "s|/usr/share/dkms/modules_to_force_install|$t/x&|" \
+		-e "s|/lib/modules/\$kernel_test/modules.dep|$t/root&|" \
+		-e "s|\"/lib/modules/\$kernelver/build/scripts/sign-file\"|\"$kdir/scripts/sign-file\"|" \
+		"$(command -v dkms)" >"$t/dkms.sh"
+	grep -qF "\"$kdir/scripts/sign-file\"" "$t/dkms.sh" && grep -qF "$t/mok/mok.key" "$t/dkms.sh" ||
+		die "this dkms does not look for sign-file or its MOK where dkms 3.0 does"
+}
+
+# sign_standin KDIR RELEASE T: with no MOK key yet (T/mok empty), a DKMS
+# build makes one of its own (CN "DKMS module signing key") and signs with
+# it, as on a Debian machine where DKMS builds for the first time; shown on
+# a one-file stand-in package. The key is removed again.
+sign_standin() {
+	local kdir=$1 krel=$2 t=$3 ko
+	local dk=(--dkmstree "$t/dkms-standin" --sourcetree "$t/src-standin")
+	local src="$t/src-standin/smbd_signtest-1.0"
+	mkdir -p "$t/dkms-standin"
+	smbd_standin "$src" smbd_signtest "sign test"
+	# shellcheck disable=SC2016 # dkms expands them
+	printf '%s\n' 'PACKAGE_NAME="smbd_signtest"' 'PACKAGE_VERSION="1.0"' \
+		'BUILT_MODULE_NAME[0]="smbd_signtest"' 'DEST_MODULE_LOCATION[0]="/updates/dkms"' \
+		'MAKE[0]="make -C ${kernel_source_dir} M=${dkms_tree}/${PACKAGE_NAME}/${PACKAGE_VERSION}/build modules"' \
+		>"$src/dkms.conf"
+	rm -f "$t/mok/mok.key" "$t/mok/mok.pub"
+	{ dkms add -m smbd_signtest -v 1.0 "${dk[@]}" &&
+		bash "$t/dkms.sh" build -m smbd_signtest -v 1.0 -k "$krel" --kernelsourcedir "$kdir" \
+			"${dk[@]}"; } >"$t/standin.log" 2>&1 ||
+		{ cat "$t/standin.log"; die "dkms build of the signing stand-in failed"; }
+	ko=$(find "$t/dkms-standin/smbd_signtest/1.0/$krel" -name 'smbd_signtest.ko*' | head -n 1)
+	[ -n "$ko" ] && [ -f "$t/mok/mok.key" ] && [ -f "$t/mok/mok.pub" ] &&
+		[ "$(modinfo -F signer "$ko")" = "DKMS module signing key" ] ||
+		{ cat "$t/standin.log"; die "without a MOK, dkms did not make one and sign with it"; }
+	echo "check-deb: without a MOK, dkms build says \"$(grep -m1 'generating' "$t/standin.log")\"" \
+		"and signs with it"
+	rm -f "$t/mok/mok.key" "$t/mok/mok.pub"
+}
+
 # dkms_install KDIR RELEASE VERSION T: `dkms install` of the build above
-# into a module tree of RELEASE (--installtree) whose kernel/fs/smb holds
-# stand-ins for Debian's cifs.ko (version 2.51, as 6.12's) and ksmbd.ko (no
-# version, as 6.12's). DKMS refuses to put a module beside the kernel's own
-# when its version is not newer ("exactly matches ... DKMS will not
-# replace this module"), and ours keep the kernel's versions: the package
-# ships /usr/share/dkms/modules_to_force_install/smbdirect, which tells DKMS
-# to skip that comparison for this package alone. DKMS reads that file
-# from a fixed path, so the test runs this machine's dkms with the path
-# pointed at the package's copy (sed, into T). Then depmod must make
-# `modprobe cifs` and `modprobe ksmbd` find ours, with the stock files
-# untouched; `dkms remove --all` (what apt purge runs, dh_dkms's prerm)
-# must give the stock ones back and leave the tree as it was.
+# into T/root, the module tree of RELEASE (--installtree) whose kernel/fs/smb
+# holds stand-ins for Debian's cifs.ko and ksmbd.ko (smbd_stock_tree). DKMS
+# refuses to put a module beside the kernel's own when its version is not
+# newer ("exactly matches ... DKMS will not replace this module"), and ours
+# keep the kernel's versions: the package ships
+# /usr/share/dkms/modules_to_force_install/smbdirect, which tells DKMS to
+# skip that comparison for this package alone (T/dkms.sh reads the
+# package's copy). Then depmod must make `modprobe cifs` and `modprobe
+# ksmbd` find ours, with the stock files untouched; what DKMS installed is
+# packed for the Debian image VM (module_deb); `dkms remove --all` (what
+# apt purge runs, dh_dkms's prerm) must give the stock ones back and leave
+# the tree as it was.
 dkms_install() {
 	local kdir=$1 krel=$2 ver=$3 t=$4 root="$4/root" m before dk
 	dk=(--dkmstree "$t/dkms" --sourcetree "$t/src" --installtree "$root/lib/modules")
@@ -135,24 +211,7 @@ dkms_install() {
 		"$t/x/usr/share/dkms/modules_to_force_install/smbdirect" 2>/dev/null ||
 		die "smbdirect-dkms has no usr/share/dkms/modules_to_force_install/smbdirect:" \
 			"dkms install would keep the kernel's cifs.ko and ksmbd.ko"
-	# This machine's dkms, reading two fixed paths from the made-up system:
-	# the package's modules_to_force_install, and the kernel's modules.dep
-	# (from which DKMS takes the modules' suffix, .ko.xz on Debian: with
-	# the wrong one it finds no module of the kernel's to compare with).
-	sed -e "s|/usr/share/dkms/modules_to_force_install|$t/x&|" \
-		-e "s|/lib/modules/\$kernel_test/modules.dep|$root&|" \
-		"$(command -v dkms)" >"$t/dkms.sh"
-	smbd_standin "$t/stock/client" cifs stock 2.51
-	smbd_standin "$t/stock/server" ksmbd stock
-	echo "obj-m += client/ server/" >"$t/stock/Kbuild"
-	make -s -C "$kdir" M="$t/stock" -j"$SMBD_JOBS" modules >"$t/stock.log" 2>&1 ||
-		{ cat "$t/stock.log"; die "building the stock stand-ins failed"; }
-	make -s -C "$kdir" M="$t/stock" INSTALL_MOD_PATH="$root" INSTALL_MOD_DIR=kernel/fs/smb \
-		DEPMOD=true CONFIG_MODULE_SIG_ALL= modules_install >"$t/stock-install.log" 2>&1 ||
-		{ cat "$t/stock-install.log"; die "installing the stock stand-ins failed"; }
-	touch "$root/lib/modules/$krel/"{modules.order,modules.builtin,modules.builtin.modinfo}
-	depmod -b "$root" "$krel"
-	before=$(cd "$root" && find . -type f -exec sha256sum {} + | LC_ALL=C sort)
+	before=$(smbd_tree_state "$root")
 
 	bash "$t/dkms.sh" install -m smbdirect -v "$ver" -k "$krel" --kernelsourcedir "$kdir" \
 		--no-depmod "${dk[@]}" \
@@ -172,6 +231,7 @@ dkms_install() {
 	done
 	echo "check-deb: dkms install: modprobe cifs/ksmbd find ours," \
 		"$(modinfo -b "$root" -k "$krel" -n cifs | sed "s|^$root||"); the kernel's stay"
+	module_deb "$root/lib/modules/$krel/updates/dkms" "$krel" "$ver" "$t"
 
 	# No --kernelsourcedir: the headers and linux-source may be gone by
 	# the time the package is purged; what dkms.conf lists must not
@@ -180,13 +240,46 @@ dkms_install() {
 		>"$t/remove.log" 2>&1 ||
 		{ cat "$t/remove.log"; die "dkms remove failed"; }
 	depmod -b "$root" "$krel"
-	for m in cifs ksmbd; do
-		[ "$(modinfo -b "$root" -k "$krel" -F description "$m")" = stock ] ||
-			die "after dkms remove, $m is not the stock one"
+	smbd_stock_restored "$root" "$krel" "$before" "dkms remove --all (apt purge)"
+}
+
+# module_deb DIR RELEASE VERSION T: DIR (the modules `dkms install` put in
+# updates/dkms, as they are: signed, compressed) as a binary package
+# smbdirect-modules-RELEASE that installs them where DKMS does and runs
+# depmod, as DKMS does after an install and a removal. It stands in for
+# smbdirect-dkms inside the VM that boots Debian's kernel image, where
+# compiling cifs.ko and ksmbd.ko under TCG would take far too long.
+module_deb() {
+	local dir=$1 krel=$2 ver=$3 t=$4 pkg="$4/modpkg" name deb s
+	name="smbdirect-modules-$krel"
+	deb="$SMBD_OUT/deb/${name}_${ver}_amd64.deb"
+	rm -rf "$pkg" "$deb"
+	mkdir -p "$pkg/DEBIAN" "$pkg/lib/modules/$krel/updates"
+	cp -a "$dir" "$pkg/lib/modules/$krel/updates/"
+	{
+		echo "Package: $name"
+		echo "Source: smbdirect"
+		echo "Version: $ver"
+		echo "Architecture: amd64"
+		grep '^Maintainer: ' "$SMBD_TOP/debian/control"
+		echo "Depends: linux-image-$krel"
+		echo "Section: kernel"
+		echo "Priority: optional"
+		echo "Description: smbdirect, sqos, cifs and ksmbd as DKMS built them for $krel"
+		echo " What smbdirect-dkms's DKMS build installs for Linux $krel, prebuilt"
+		echo " by make check (scripts/check-deb.sh) for its VM that boots Debian's"
+		echo " own kernel image, where a compiler is too slow for DKMS."
+		echo " Not for distribution."
+	} >"$pkg/DEBIAN/control"
+	for s in postinst postrm; do
+		printf '#!/bin/sh\nset -e\ndepmod -a %s\n' "$krel" >"$pkg/DEBIAN/$s"
+		chmod 755 "$pkg/DEBIAN/$s"
 	done
-	[ "$(cd "$root" && find . -type f -exec sha256sum {} + | LC_ALL=C sort)" = "$before" ] ||
-		die "dkms remove did not leave the module tree as it found it"
-	echo "check-deb: dkms remove --all (apt purge) restores the stock cifs.ko and ksmbd.ko"
+	dpkg-deb --root-owner-group -b "$pkg" "$deb" >"$t/module-deb.log" 2>&1 ||
+		{ cat "$t/module-deb.log"; die "dpkg-deb -b $name failed"; }
+	[ "$(dpkg-deb -c "$deb" | grep -c '\.ko\.xz$')" -eq 4 ] ||
+		die "$deb does not hold the four modules"
+	echo "check-deb: what dkms install put in updates/dkms, packed as ${deb#"$SMBD_TOP"/}"
 }
 
 # dkms_refuse KDIR RELEASE VERSION T: a dkms build for a kernel whose headers
