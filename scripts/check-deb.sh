@@ -41,6 +41,8 @@ main() {
 	ver=$(cat "$SMBD_TOP/VERSION")
 	t=$(mktemp -d)
 	trap 'rm -rf "$t"' EXIT
+	# The Debian image VM installs it: never one from an earlier run.
+	rm -f "$SMBD_OUT"/deb/smbdirect-modules-*.deb
 
 	# 1.
 	grep -qx "PACKAGE_VERSION=\"$ver\"" "$SMBD_TOP/dkms.conf" ||

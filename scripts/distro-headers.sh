@@ -11,8 +11,8 @@
 #                                      image of that version, unpacked
 #                                      (boot/vmlinuz-<release>, lib/modules/
 #                                      <release> indexed by depmod, and the
-#                                      package's control fields in
-#                                      DEBIAN/control), for the VM stage that
+#                                      package's control fields and file
+#                                      list in DEBIAN/), for the VM stage that
 #                                      boots it (scripts/vm.sh --kernel debian)
 #
 # The packages (linux-headers-<abi>-amd64, -common and linux-kbuild-<abi>;
@@ -88,12 +88,16 @@ image() {
 		fetch "$dir" "$ver" "linux-image-$krel"
 		mkdir -p "$dir.tmp/root/DEBIAN"
 		dpkg-deb -f "$dir.tmp/debs/linux-image-$krel"_*.deb >"$dir.tmp/root/DEBIAN/control"
+		# Its file list, as dpkg keeps it in /var/lib/dpkg/info/<package>.list
+		dpkg-deb --fsys-tarfile "$dir.tmp/debs/linux-image-$krel"_*.deb | tar -t |
+			sed 's|^\./|/|; s|/$||; s|^$|/.|' >"$dir.tmp/root/DEBIAN/list"
 		rm -rf "$dir.tmp/debs"
 		depmod -b "$dir.tmp/root" "$krel"
 		touch "$dir.tmp/.smbd-unpacked"
 		mv "$dir.tmp" "$dir"
 	fi
-	[ -f "$dir/root/boot/vmlinuz-$krel" ] && [ -f "$dir/root/lib/modules/$krel/modules.dep" ] ||
+	[ -f "$dir/root/boot/vmlinuz-$krel" ] && [ -f "$dir/root/lib/modules/$krel/modules.dep" ] &&
+		[ -s "$dir/root/DEBIAN/list" ] ||
 		die "$dir is incomplete"
 	echo "$dir/root"
 }
