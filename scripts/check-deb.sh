@@ -14,9 +14,7 @@
 #      ksmbd.ko of that version for that kernel, and smbdirect.ko has no
 #      test hook (nm). Signing: with a MOK key where DKMS looks for it
 #      (/var/lib/dkms/mok.key and mok.pub), all four come out signed with
-#      it (modinfo -F signer); without one, DKMS makes a key of its own and
-#      signs with that (shown on a one-file stand-in package: seconds, not
-#      a second build of ours);
+#      it (modinfo -F signer, sig_key the certificate's serial);
 #   5. `dkms install` into a made-up module tree with stand-ins for the
 #      kernel's cifs.ko and ksmbd.ko installs all four (DKMS's version check
 #      would keep the kernel's: the package overrides it), depmod makes
@@ -27,7 +25,9 @@
 #      for the VM stage that boots Debian's own kernel (scripts/vm.sh
 #      --kernel debian installs it with dpkg: no compiler in that guest);
 #   6. `dkms build` for headers of another Debian version than linux-source
-#      fails before compiling, with the reason in make.log, building nothing.
+#      fails before compiling, with the reason in make.log, building nothing;
+#      run without a MOK, it also shows that DKMS makes a key of its own
+#      when there is none (before it compiles: no second build of ours).
 #   DKMS runs on trees of its own (--dkmstree, --sourcetree, --installtree)
 #   and, to build and install, as a copy of this machine's dkms whose fixed
 #   paths (framework.conf, the MOK key, sign-file, modules_to_force_install,
@@ -94,12 +94,13 @@ main() {
 	# The made-up system's module tree: DKMS compresses what it builds as
 	# the kernel's modules.dep shows them (.ko.xz on Debian).
 	smbd_stock_tree "$kdir" "$krel" "$t/stock" "$t/root"
-	sign_standin "$kdir" "$krel" "$t"
 	# The admin's own key, enrolled as a MOK (quickstart.rst), where DKMS
 	# looks for it.
 	openssl req -new -x509 -newkey rsa:2048 -nodes -days 1 -subj "/CN=smbdirect test MOK/" \
 		-outform DER -keyout "$t/mok/mok.key" -out "$t/mok/mok.pub" >/dev/null 2>&1 ||
 		die "openssl could not make a test key"
+	local serial
+	serial=$(openssl x509 -inform DER -in "$t/mok/mok.pub" -noout -serial | sed 's/^serial=//')
 	local dk=(--dkmstree "$t/dkms" --sourcetree "$t/src")
 	dkms add -m smbdirect -v "$ver" "${dk[@]}" >"$t/dkms.log" 2>&1 ||
 		{ cat "$t/dkms.log"; die "dkms add failed"; }
@@ -120,9 +121,10 @@ main() {
 		[ "$m" = cifs ] || [ "$m" = ksmbd ] || [ "$(modinfo -F version "$ko")" = "$ver" ] ||
 			die "$m.ko from dkms is not version $ver"
 		modinfo -F vermagic "$ko" | grep -q "^$krel " || die "$m.ko from dkms is not for $krel"
-		[ "$(modinfo -F signer "$ko")" = "smbdirect test MOK" ] ||
+		[ "$(modinfo -F signer "$ko")" = "smbdirect test MOK" ] &&
+			[ "$(modinfo -F sig_key "$ko" | tr -d ':')" = "$serial" ] ||
 			{ grep -i sign "$t/dkms.log"; die "$m.ko from dkms is not signed with the MOK" \
-				"(signer: '$(modinfo -F signer "$ko")')"; }
+				"(signer: '$(modinfo -F signer "$ko")', key $(modinfo -F sig_key "$ko"))"; }
 	done
 	ko=$(find "$t/dkms/smbdirect/$ver/$krel" -name "smbdirect.ko*" | head -n 1)
 	smbd_no_test_hooks "$ko" || die "smbdirect.ko from dkms has test hooks"
@@ -162,35 +164,6 @@ dkms_copy() {
 		"$(command -v dkms)" >"$t/dkms.sh"
 	grep -qF "\"$kdir/scripts/sign-file\"" "$t/dkms.sh" && grep -qF "$t/mok/mok.key" "$t/dkms.sh" ||
 		die "this dkms does not look for sign-file or its MOK where dkms 3.0 does"
-}
-
-# sign_standin KDIR RELEASE T: with no MOK key yet (T/mok empty), a DKMS
-# build makes one of its own (CN "DKMS module signing key") and signs with
-# it, as on a Debian machine where DKMS builds for the first time; shown on
-# a one-file stand-in package. The key is removed again.
-sign_standin() {
-	local kdir=$1 krel=$2 t=$3 ko
-	local dk=(--dkmstree "$t/dkms-standin" --sourcetree "$t/src-standin")
-	local src="$t/src-standin/smbd_signtest-1.0"
-	mkdir -p "$t/dkms-standin"
-	smbd_standin "$src" smbd_signtest "sign test"
-	# shellcheck disable=SC2016 # dkms expands them
-	printf '%s\n' 'PACKAGE_NAME="smbd_signtest"' 'PACKAGE_VERSION="1.0"' \
-		'BUILT_MODULE_NAME[0]="smbd_signtest"' 'DEST_MODULE_LOCATION[0]="/updates/dkms"' \
-		'MAKE[0]="make -C ${kernel_source_dir} M=${dkms_tree}/${PACKAGE_NAME}/${PACKAGE_VERSION}/build modules"' \
-		>"$src/dkms.conf"
-	rm -f "$t/mok/mok.key" "$t/mok/mok.pub"
-	{ dkms add -m smbd_signtest -v 1.0 "${dk[@]}" &&
-		bash "$t/dkms.sh" build -m smbd_signtest -v 1.0 -k "$krel" --kernelsourcedir "$kdir" \
-			"${dk[@]}"; } >"$t/standin.log" 2>&1 ||
-		{ cat "$t/standin.log"; die "dkms build of the signing stand-in failed"; }
-	ko=$(find "$t/dkms-standin/smbd_signtest/1.0/$krel" -name 'smbd_signtest.ko*' | head -n 1)
-	[ -n "$ko" ] && [ -f "$t/mok/mok.key" ] && [ -f "$t/mok/mok.pub" ] &&
-		[ "$(modinfo -F signer "$ko")" = "DKMS module signing key" ] ||
-		{ cat "$t/standin.log"; die "without a MOK, dkms did not make one and sign with it"; }
-	echo "check-deb: without a MOK, dkms build says \"$(grep -m1 'generating' "$t/standin.log")\"" \
-		"and signs with it"
-	rm -f "$t/mok/mok.key" "$t/mok/mok.pub"
 }
 
 # dkms_install KDIR RELEASE VERSION T: `dkms install` of the build above
@@ -287,7 +260,10 @@ module_deb() {
 # dkms_refuse KDIR RELEASE VERSION T: a dkms build for a kernel whose headers
 # say they are another Debian package version than linux-source-6.12 fails
 # with the reason in make.log, before compiling anything, and leaves no
-# module built for that kernel.
+# module built for that kernel. It runs with no MOK in place: DKMS makes one
+# first (CN "DKMS module signing key"), as on a machine where it builds for
+# the first time; what it then signs with it, the build above shows with
+# a key in place.
 dkms_refuse() {
 	local kdir=$1 krel=$2 ver=$3 t=$4 fake="$4/fake" dk
 	dk=(--dkmstree "$t/dkms" --sourcetree "$t/src")
@@ -297,8 +273,9 @@ dkms_refuse() {
 	cp -as "$kdir/." "$fake/"
 	rm -f "$fake/include/generated/package.h"
 	echo '#define LINUX_PACKAGE_ID " Debian 6.12.117-99"' >"$fake/include/generated/package.h"
-	if dkms build -m smbdirect -v "$ver" -k "$krel" --kernelsourcedir "$fake" "${dk[@]}" \
-		>"$t/refuse.log" 2>&1; then
+	rm -f "$t/mok/mok.key" "$t/mok/mok.pub"
+	if bash "$t/dkms.sh" build -m smbdirect -v "$ver" -k "$krel" --kernelsourcedir "$fake" \
+		"${dk[@]}" >"$t/refuse.log" 2>&1; then
 		die "dkms build accepted linux-source $(smbd_kernel_pkgver) for Debian's 6.12.117-99"
 	fi
 	grep -q "^error: linux-source-6.12 is version .*apt install linux-source-6.12=6.12.117-99" \
@@ -310,6 +287,13 @@ dkms_refuse() {
 		die "the refused dkms build left modules for $krel"
 	echo "check-deb: dkms build refuses linux-source $(smbd_kernel_pkgver) for Debian's 6.12.117-99:" \
 		"$(grep '^error: ' "$t/dkms/smbdirect/$ver/build/make.log" | cut -c1-100)..."
+	# DKMS prepared the signing before the build: with no MOK it made one.
+	grep -q 'Certificate or key are missing, generating self signed certificate' "$t/refuse.log" &&
+		openssl x509 -inform DER -in "$t/mok/mok.pub" -noout -subject 2>/dev/null |
+		grep -q 'CN *= *DKMS module signing key' ||
+		{ cat "$t/refuse.log"; die "without a MOK, dkms build did not make one"; }
+	echo "check-deb: without a MOK, dkms build makes one:" \
+		"$(openssl x509 -inform DER -in "$t/mok/mok.pub" -noout -subject)"
 }
 
 main "$@"
