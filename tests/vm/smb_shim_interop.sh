@@ -21,7 +21,10 @@
 # must send each as one SMB2 request (cifs's Stats) with two buffer
 # descriptors on siw (its MRs hold 256 pages) and one on rxe, which the
 # stock ksmbd must take (it invalidates the first descriptor's MR, we the
-# other); the stock cifs's requests are counted and shown.
+# other). The stock cifs is not given that I/O: on siw it cannot register
+# it (257 pages, its MRs hold 256), WARNs in smbd_register_mr() and
+# retries for ever in netfs_unbuffered_write() (seen with our ksmbd,
+# 2026-11-28; the server takes no part in it).
 # Pairs 1 and 2 run with smbdirect's cm_caps parameter on (off by default):
 # our end sends its capability blob in the CM private data on rxe (none
 # on siw), and the stock ends, which never send one, must interoperate
@@ -199,8 +202,6 @@ for a in "$RXE_ADDR:$RXE_DEV" "$SIW_ADDR:$SIW_DEV"; do
 		fail "our ksmbd has no connection on $dev"
 	caps_check passive "$dev"
 	files "stock-cifs-$dev"
-	unaligned "stock-cifs-ua-$dev"
-	say "stock cifs, our ksmbd on $dev, unaligned 1 MiB: $ua_w WRITEs and $ua_r READs"
 	rd=$(( $(sum rdma_read_bytes passive "$dev") - rd0 ))
 	wr=$(( $(sum rdma_write_bytes passive "$dev") - wr0 ))
 	say "stock cifs, our ksmbd on $dev: $rd bytes RDMA-read, $wr RDMA-written by the server"
