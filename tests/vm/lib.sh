@@ -405,6 +405,11 @@ sys.exit(0 if done == n else 1)
 EOF_PY
 }
 
+# since T0: seconds since T0 (a first field of /proc/uptime), two decimals
+since() {
+	awk -v a="$1" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.2f", b - a }'
+}
+
 # cifs_stat Reads|Writes: SMB2 READs or WRITEs cifs sent, over every share
 # in /proc/fs/cifs/Stats (ours and the stock cifs print it alike).
 cifs_stat() {

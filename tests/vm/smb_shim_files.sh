@@ -135,6 +135,7 @@ direct_one() {
 # as the device needs (two where one MR does not cover wsize + 1 page),
 # and the server must move every byte by RDMA.
 unaligned_one() {
+	_t0=$(cut -d' ' -f1 /proc/uptime)
 	_n=1048576
 	src "$_n"
 	_rl=$(sed -n "s/^$1 .* reg_len=\([0-9]*\) .*/\1/p" "$D/devices")
@@ -168,6 +169,7 @@ unaligned_one() {
 			fail "$1: unaligned $_n-byte $_op: $_s requests, $_r registrations, $_d descriptors, $_b bytes by RDMA (want 1, 1, $_want, $_n)"
 	done
 	rm -f "$MNT.back" "$MNT/ua"
+	say "$1: unaligned 1 MiB write and read checked in $(since "$_t0") s"
 }
 
 # by_rdma SIZE CHUNK: the bytes of a SIZE-byte transfer, split in CHUNK-byte

@@ -168,6 +168,7 @@ for a in "$RXE_ADDR:$RXE_DEV" "$SIW_ADDR:$SIW_DEV"; do
 	# the stock ksmbd did not invalidate invalidated by us.
 	want=1
 	[ "$dev" = "$SIW_DEV" ] && want=2
+	t0=$(cut -d' ' -f1 /proc/uptime)
 	regs0=$(sum mr_registrations active "$dev")
 	descs0=$(sum mr_registered_descriptors active "$dev")
 	linv0=$(sum mr_local_invalidations active "$dev")
@@ -175,7 +176,7 @@ for a in "$RXE_ADDR:$RXE_DEV" "$SIW_ADDR:$SIW_DEV"; do
 	regs=$(( $(sum mr_registrations active "$dev") - regs0 ))
 	descs=$(( $(sum mr_registered_descriptors active "$dev") - descs0 ))
 	linv=$(( $(sum mr_local_invalidations active "$dev") - linv0 ))
-	say "our cifs, stock ksmbd on $dev, unaligned 1 MiB: $ua_w WRITE and $ua_r READ, $regs registrations, $descs descriptors, $linv invalidated locally"
+	say "our cifs, stock ksmbd on $dev, unaligned 1 MiB: $ua_w WRITE and $ua_r READ, $regs registrations, $descs descriptors, $linv invalidated locally ($(since "$t0") s)"
 	[ "$ua_w" -eq 1 ] && [ "$ua_r" -eq 1 ] && [ "$regs" -eq 2 ] &&
 		[ "$descs" -eq $((2 * want)) ] && [ "$linv" -eq $((2 * want - 2)) ] ||
 		fail "unaligned 1 MiB on $dev: $ua_w WRITEs, $ua_r READs, $regs registrations, $descs descriptors, $linv local invalidations (want 1, 1, 2, $((2 * want)), $((2 * want - 2)))"
