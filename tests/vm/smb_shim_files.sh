@@ -153,7 +153,6 @@ unaligned_one() {
 			_s=$(($(cifs_stat Writes) - _s))
 			[ "$(md5 "$K/share/ua")" = "$(md5 "$SRC/$_n")" ] ||
 				fail "unaligned O_DIRECT write: the server's copy differs"
-			drop_caches
 		else
 			unaligned_io read "$MNT/ua" "$MNT.back" "$_n" 512 ||
 				fail "unaligned O_DIRECT read of $_n bytes"
