@@ -32,6 +32,7 @@
 #define _SMBDIRECT_SMBDIRECT_H
 
 #include <linux/types.h>
+#include <linux/minmax.h>
 #include <linux/socket.h>
 #include <linux/uio.h>
 #include <smbdirect/ns.h>
@@ -208,12 +209,13 @@ u32 smbdx_reg_len_floor(void);
 #define SMBDX_REG_NOWAIT		0x4	/* -EAGAIN instead of waiting for MRs */
 #define SMBDX_REG_POSTED		0x10	/* return once posted, not completed */
 /*
- * -EMSGSIZE if the buffer needs more than @n (1 to 255) Buffer Descriptors
- * (MRs); without it (or with 0) as many as the connection's pool holds.
+ * -EMSGSIZE if the buffer needs more than @n Buffer Descriptors (MRs); @n
+ * above 255 counts as 255; without it (or with 0) as many as the
+ * connection's pool holds.
  */
 #define SMBDX_REG_DESCS_SHIFT	8
 #define SMBDX_REG_DESCS_MASK	(0xffU << SMBDX_REG_DESCS_SHIFT)
-#define SMBDX_REG_MAX_DESCS(n)	(((n) << SMBDX_REG_DESCS_SHIFT) & SMBDX_REG_DESCS_MASK)
+#define SMBDX_REG_MAX_DESCS(n)	(min_t(unsigned int, (n), 0xff) << SMBDX_REG_DESCS_SHIFT)
 #define SMBDX_REG_ONE_DESC	SMBDX_REG_MAX_DESCS(1)
 
 struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
