@@ -351,6 +351,26 @@ static __maybe_unused void tl_raw_negotiate_req(struct smbdx_negotiate_req *req,
 	req->max_fragmented_size = cpu_to_le32(131072);
 }
 
+/*
+ * Negotiate SMB Direct 1.0 as a well-behaved client: send the request,
+ * receive the response and insist on success with credits granted. Returns
+ * the response in the receive buffer (valid until the next receive).
+ */
+static __maybe_unused struct smbdx_negotiate_resp *
+tl_raw_negotiate(struct kunit *test, struct tl_raw *raw)
+{
+	struct smbdx_negotiate_resp *resp;
+	struct smbdx_negotiate_req req;
+
+	tl_raw_negotiate_req(&req, SMBDX_VERSION_1_0, SMBDX_VERSION_1_0);
+	tl_raw_send(test, raw, &req, sizeof(req));
+	KUNIT_ASSERT_EQ(test, tl_raw_recv(test, raw), (u32)SMBDX_NEGOTIATE_RESP_LEN);
+	resp = tl_raw_rbuf(raw);
+	KUNIT_ASSERT_EQ(test, le32_to_cpu(resp->status), 0U);
+	KUNIT_ASSERT_GT(test, le16_to_cpu(resp->credits_granted), 0);
+	return resp;
+}
+
 /* A raw listener on @sin (its port is filled in) whose one peer is @child. */
 static __maybe_unused void tl_raw_listen(struct kunit *test, struct sockaddr_in *sin,
 					 struct tl_raw *child)

@@ -89,18 +89,12 @@ static unsigned long cl_slab(void)
 /* One peer: negotiate, then echo or misbehave, then go. */
 static void cl_one(struct kunit *test, struct sockaddr_in *sin, bool hostile)
 {
-	struct smbdx_negotiate_resp *resp;
 	struct smbdx_data_transfer dt = {};
-	struct smbdx_negotiate_req req;
 	struct tl_raw *raw;
 	u8 msg[64] = {};
 
 	raw = tl_raw_connect(test, sin);
-	tl_raw_negotiate_req(&req, SMBDX_VERSION_1_0, SMBDX_VERSION_1_0);
-	tl_raw_send(test, raw, &req, sizeof(req));
-	KUNIT_ASSERT_EQ(test, tl_raw_recv(test, raw), (u32)SMBDX_NEGOTIATE_RESP_LEN);
-	resp = tl_raw_rbuf(raw);
-	KUNIT_ASSERT_EQ(test, le32_to_cpu(resp->status), 0U);
+	tl_raw_negotiate(test, raw);
 	tl_raw_post_recv(test, raw);
 
 	dt.credits_requested = cpu_to_le16(1);

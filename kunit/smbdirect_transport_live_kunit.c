@@ -498,8 +498,6 @@ static void smbdx_passive_bad_version(struct kunit *test)
 static void smbdx_passive_bad_data_offset(struct kunit *test)
 {
 	const struct tl_dev *d = test->param_value;
-	struct smbdx_negotiate_req req;
-	struct smbdx_negotiate_resp *resp;
 	struct smbdx_data_transfer dt = {};
 	struct tl_server *srv;
 	struct sockaddr_in sin;
@@ -513,12 +511,7 @@ static void smbdx_passive_bad_data_offset(struct kunit *test)
 	sin.sin_port = htons(smbdx_listener_port(srv->lis));
 	before = smbdx_test_global_error_count(SMBDX_ERR_DATA_OFFSET_ALIGN);
 	raw = tl_raw_connect(test, &sin);
-	tl_raw_negotiate_req(&req, SMBDX_VERSION_1_0, SMBDX_VERSION_1_0);
-	tl_raw_send(test, raw, &req, sizeof(req));
-	KUNIT_ASSERT_EQ(test, tl_raw_recv(test, raw), (u32)SMBDX_NEGOTIATE_RESP_LEN);
-	resp = tl_raw_rbuf(raw);
-	KUNIT_ASSERT_EQ(test, le32_to_cpu(resp->status), 0U);
-	KUNIT_ASSERT_GT(test, le16_to_cpu(resp->credits_granted), 0);
+	tl_raw_negotiate(test, raw);
 	srvc = tl_accepted(test, srv, 0);
 
 	dt.credits_requested = cpu_to_le16(1);
@@ -830,7 +823,6 @@ static void smbdx_half_finished_message(struct kunit *test)
 {
 	const struct tl_dev *d = test->param_value;
 	struct smbdx_data_transfer dt = {};
-	struct smbdx_negotiate_req req;
 	struct smbdx_negotiate_resp *resp;
 	struct smbdx_conn_config cfg;
 	struct smbdx_conn *srvc, *cli, *other;
@@ -849,12 +841,7 @@ static void smbdx_half_finished_message(struct kunit *test)
 	srv = tl_listen(test, &sin, &cfg, &tl_pull_ops);
 	sin.sin_port = htons(smbdx_listener_port(srv->lis));
 	raw = tl_raw_connect(test, &sin);
-	tl_raw_negotiate_req(&req, SMBDX_VERSION_1_0, SMBDX_VERSION_1_0);
-	tl_raw_send(test, raw, &req, sizeof(req));
-	KUNIT_ASSERT_EQ(test, tl_raw_recv(test, raw), (u32)SMBDX_NEGOTIATE_RESP_LEN);
-	resp = tl_raw_rbuf(raw);
-	KUNIT_ASSERT_EQ(test, le32_to_cpu(resp->status), 0U);
-	KUNIT_ASSERT_GT(test, le16_to_cpu(resp->credits_granted), 0);
+	resp = tl_raw_negotiate(test, raw);
 	KUNIT_ASSERT_GE(test, le32_to_cpu(resp->max_fragmented_size), total);
 	srvc = tl_accepted(test, srv, 0);
 
@@ -899,8 +886,6 @@ static void smbdx_half_finished_message(struct kunit *test)
 static void smbdx_send_timeout(struct kunit *test)
 {
 	const struct tl_dev *d = test->param_value;
-	struct smbdx_negotiate_req req;
-	struct smbdx_negotiate_resp *resp;
 	struct smbdx_conn_config cfg;
 	struct tl_server *srv;
 	struct sockaddr_in sin;
@@ -918,11 +903,7 @@ static void smbdx_send_timeout(struct kunit *test)
 	sin.sin_port = htons(smbdx_listener_port(srv->lis));
 	before = smbdx_test_global_error_count(SMBDX_CAUSE_SEND_TIMEOUT);
 	raw = tl_raw_connect(test, &sin);
-	tl_raw_negotiate_req(&req, SMBDX_VERSION_1_0, SMBDX_VERSION_1_0);
-	tl_raw_send(test, raw, &req, sizeof(req));
-	KUNIT_ASSERT_EQ(test, tl_raw_recv(test, raw), (u32)SMBDX_NEGOTIATE_RESP_LEN);
-	resp = tl_raw_rbuf(raw);
-	KUNIT_ASSERT_EQ(test, le32_to_cpu(resp->status), 0U);
+	tl_raw_negotiate(test, raw);
 	srvc = tl_accepted(test, srv, 0);
 
 	/* The raw peer never grants a credit: the server's message waits. */
@@ -1468,8 +1449,6 @@ static void smbdx_cm_caps_raw_peers(struct kunit *test)
 		0x25, 0x09, 0xc3, 0x90, 1, 0xff, 9, 0xee,
 	};
 	const struct tl_dev *d = test->param_value;
-	struct smbdx_negotiate_req req;
-	struct smbdx_negotiate_resp *resp;
 	u8 req_pd[SMBDX_PD_IB_REQ_MAX] = {};
 	struct smbdx_conn_config cfg;
 	struct smbdx_conn *conn, *srvc;
@@ -1509,11 +1488,7 @@ static void smbdx_cm_caps_raw_peers(struct kunit *test)
 	req_pd[54] = SMBDX_CAPS_VERSION_1;
 	req_pd[55] = SMBDX_CAPS_KNOWN;
 	raw = tl_raw_connect_pd(test, &sin, req_pd, sizeof(req_pd));
-	tl_raw_negotiate_req(&req, SMBDX_VERSION_1_0, SMBDX_VERSION_1_0);
-	tl_raw_send(test, raw, &req, sizeof(req));
-	KUNIT_ASSERT_EQ(test, tl_raw_recv(test, raw), (u32)SMBDX_NEGOTIATE_RESP_LEN);
-	resp = tl_raw_rbuf(raw);
-	KUNIT_EXPECT_EQ(test, le32_to_cpu(resp->status), 0U);
+	tl_raw_negotiate(test, raw);
 	srvc = tl_accepted(test, srv, 0);
 	tl_expect_caps(test, srvc, "server", ib, SMBDX_PD_TRUNCATED, 0, 0);
 	len = tl_raw_pd(raw, pd);
