@@ -70,6 +70,8 @@
 #define SMBDX_XF_GCM_NONCE_LEN		12
 #define SMBDX_XF_GMAC_NONCE_LEN		12
 #define SMBDX_XF_TAG_LEN		16	/* AES-CCM/GCM tag, AES-CMAC/GMAC */
+/* The largest payload smbdx_xf_seal() and friends take (SMB2 I/O is <= 8 MiB) */
+#define SMBDX_XF_PAYLOAD_MAX		(16U << 20)
 /* The most descriptors RdmaDescriptorLength (16 bits) can describe */
 #define SMBDX_XF_MAX_DESCS		4095
 
