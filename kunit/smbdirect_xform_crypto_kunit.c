@@ -363,8 +363,8 @@ KUNIT_ARRAY_PARAM(xc_cipher, xc_ciphers, xc_cipher_desc);
 
 KUNIT_DEFINE_ACTION_WRAPPER(xc_vfree, vfree, const void *);
 
-/* 5 pages and a bit: crosses pages in every representation */
-#define XC_LEN	(5 * 4096 + 1234)
+/* 2 pages and a bit: crosses pages in every representation */
+#define XC_LEN	(2 * 4096 + 1234)
 
 static void xc_aead_shapes(struct kunit *test)
 {
@@ -401,7 +401,7 @@ static void xc_aead_shapes(struct kunit *test)
 
 	/* scattered pages, in place: the same ciphertext and tag */
 	sc = xc_scatter(test, pt, XC_LEN);
-	KUNIT_EXPECT_GT(test, sc->n, 6U);
+	KUNIT_EXPECT_GT(test, sc->n, 4U);
 	xc_scatter_iter(sc, &it, ITER_SOURCE);
 	KUNIT_ASSERT_EQ(test, smbdx_xf_seal(tfm, cipher, nonce, &it, NULL,
 					    XC_LEN, tag_sc), 0);
