@@ -21,7 +21,12 @@
  *  - smbdx_disconnect(), smbdx_conn_query(), smbdx_conn_error(),
  *    smbdx_conn_context()/smbdx_conn_set_context() and the smbdx_msg_*()
  *    functions never sleep and may be called from any context, including
- *    the callbacks.
+ *    the callbacks; so do the smbdx_xf_*() functions of the RDMA
+ *    transform's pure codec (xform.h), which touch only their arguments.
+ *  - smbdx_xf_seal(), smbdx_xf_open(), smbdx_xf_sign() and
+ *    smbdx_xf_verify() (the transform's cryptography) sleep: process
+ *    context only; the caller's cipher or hash must not be rekeyed while
+ *    they use it.
  *  - Callbacks (accept, recv, disconnected) run in process context on
  *    smbdirect's workqueue, one at a time per connection and in order, and
  *    may sleep; a callback may call any function of this API on its own
@@ -37,6 +42,7 @@
 #include <linux/uio.h>
 #include <smbdirect/ns.h>
 #include <smbdirect/pdu.h>
+#include <smbdirect/xform.h>
 
 struct net;
 struct net_device;
@@ -232,5 +238,38 @@ int smbdx_rdma_write(struct smbdx_conn *conn, struct iov_iter *from,
 int smbdx_rdma_read(struct smbdx_conn *conn, struct iov_iter *to,
 		    const struct smbdx_buffer_desc_v1 *descs, u32 ndescs,
 		   u64 offset);
+
+/* The MS-SMB2 RDMA transform's codec (smbdirect/xform.c, xform.h) */
+int smbdx_xf_caps_encode(u8 ids, void *buf, u32 size);
+enum smbdx_xf_verdict smbdx_xf_caps_decode(const void *data, u32 len,
+					   struct smbdx_xf_caps *caps);
+enum smbdx_xf_verdict smbdx_xf_caps_check_response(const void *data, u32 len,
+						   u8 offered, u8 *agreed);
+int smbdx_xf_lengths(u16 type, u16 alg, u8 *sig_len, u8 *nonce_len);
+int smbdx_xf_crypto_prepare(struct smbdx_xf_crypto *cr, u16 type, u16 alg);
+u32 smbdx_xf_info_len(u8 sig_len, u8 nonce_len, u32 ndescs);
+int smbdx_xf_info_encode(const struct smbdx_xf_crypto *cr, u32 channel,
+			 const struct smbdx_buffer_desc_v1 *descs, u32 ndescs,
+			 void *buf, u32 size);
+enum smbdx_xf_verdict smbdx_xf_info_decode(const void *buf, u32 len,
+					   bool descs,
+					   struct smbdx_xf_info *xi);
+enum smbdx_xf_verdict smbdx_xf_info_check(const struct smbdx_xf_info *xi,
+					  const struct smbdx_xf_policy *pol);
+u32 smbdx_xf_status(enum smbdx_xf_verdict v, u16 type);
+
+/* Its cryptography over an I/O iterator (smbdirect/xform_crypto.c) */
+struct crypto_aead;
+struct shash_desc;
+int smbdx_xf_seal(struct crypto_aead *tfm, u16 cipher, const u8 *nonce,
+		  const struct iov_iter *src, const struct iov_iter *dst,
+		  size_t len, u8 *tag);
+int smbdx_xf_open(struct crypto_aead *tfm, u16 cipher, const u8 *nonce,
+		  const struct iov_iter *src, const struct iov_iter *dst,
+		  size_t len, const u8 *tag);
+int smbdx_xf_sign(struct shash_desc *desc, const struct iov_iter *it,
+		  size_t len, u8 *sig);
+int smbdx_xf_verify(struct shash_desc *desc, const struct iov_iter *it,
+		    size_t len, const u8 *sig);
 
 #endif /* _SMBDIRECT_SMBDIRECT_H */
