@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The in-VM part of the SMB-level benchmark (scripts/bench-smb.sh on the host
-# runs it with scripts/vm.sh --exec): fio on a cifs mount over SMB Direct,
-# for each pairing of client and server, stock (Linux's own cifs.ko and
+# runs it with scripts/vm.sh --exec): fio and dbench on a cifs mount over SMB
+# Direct, for each pairing of client and server, stock (Linux's own cifs.ko and
 # ksmbd.ko with their built-in SMB Direct, loaded by path) and ours (the
 # shim builds on smbdirect.ko, loaded with modprobe), on rxe and on siw, in
 # one boot. Not a test: it measures, it does not judge.
@@ -16,11 +16,17 @@
 #                 before the first round)
 #   SMB_PAIRS     pairings CLIENT-SERVER, each stock or ours (default all
 #                 four: stock-stock ours-ours ours-stock stock-ours); the
-#                 order is rotated by one every round so that no pairing
-#                 always runs first after a module swap
-#   SMB_JOBS      fio jobs RW-BS-DEPTH: RW one of fio's read, write,
-#                 randread, randwrite; BS as fio takes it (4k, 64k, 1m);
-#                 DEPTH the libaio queue depth
+#                 rounds come in mirrored twos: an even round runs the
+#                 pairings in the odd round's order backwards, so that of
+#                 any two pairings each runs first once in every two
+#                 rounds, and every two rounds the order is rotated by one
+#                 so that no pairing is always the first after a device's
+#                 start (pair_order)
+#   SMB_JOBS      jobs, run in this order on each pairing's mount: fio jobs
+#                 RW-BS-DEPTH (RW one of fio's read, write, randread,
+#                 randwrite; BS as fio takes it, 4k, 64k, 1m; DEPTH the
+#                 libaio queue depth) and dbench-N (Debian's dbench with its
+#                 own load file, client.txt, N clients)
 #   SMB_SIZE_MB   size of the file the jobs work on (default 64)
 #
 # Output: "#" comments, what fio printed (terse), the guest's CPU use, and
@@ -28,10 +34,13 @@
 # reduce:
 #   sample ROUND DEVICE PAIR JOB METRIC VALUE
 #   fail ROUND DEVICE PAIR JOB REASON...
-# METRIC: iops, mibps (2^20 bytes/s), p50_us and p99_us (fio's total latency
-# percentiles, from the I/O's submission to its completion), cpu_us (the guest's busy CPU time, both vCPUs, over
-# the fio run divided by the I/Os it completed: client, server and soft
-# device together, since all three run in this guest).
+# METRIC of a fio job: iops, mibps (2^20 bytes/s), p50_us and p99_us (fio's
+# total latency percentiles, from the I/O's submission to its completion),
+# cpu_us (the guest's busy CPU time, both vCPUs, over the fio run divided
+# by the I/Os it completed: client, server and soft device together, since
+# all three run in this guest). Of a dbench job: mbps (dbench's throughput,
+# 10^6 bytes/s, over its timed phase) and maxlat_ms (dbench's max_latency:
+# the slowest single operation of any client, in ms).
 #
 # The script runs alone in the VM; it uses /tmp (tmpfs) for the share.
 . /smbd/guest-lib.sh
@@ -40,8 +49,10 @@ SMB_ROUNDS=${SMB_ROUNDS:-3}
 SMB_RUNTIME=${SMB_RUNTIME:-10}
 SMB_DEVICES=${SMB_DEVICES:-"rxe siw"}
 SMB_PAIRS=${SMB_PAIRS:-"stock-stock ours-ours ours-stock stock-ours"}
-SMB_JOBS=${SMB_JOBS:-"randread-4k-1 randread-4k-16 randwrite-4k-1 randwrite-4k-16 read-64k-4 write-64k-4 read-1m-4 write-1m-4"}
+SMB_JOBS=${SMB_JOBS:-"randread-4k-1 randread-4k-16 randwrite-4k-1 randwrite-4k-16 read-64k-4 write-64k-4 read-1m-4 write-1m-4 dbench-4"}
 SMB_SIZE_MB=${SMB_SIZE_MB:-64}
+# dbench's load file, unpacked from the VM's userland (mkinitramfs.sh)
+DBENCH_LOAD=/tmp/dbench-client.txt
 
 D=/sys/kernel/debug/smbdirect
 K=/tmp/bench-smb
@@ -110,17 +121,34 @@ counters_show() { # counters_show DEV
 	done
 }
 
-rotate() { # rotate N WORD...: the words from the (N mod count)th on, then the rest
+# pair_order ROUND WORD...: the pairings' order in round ROUND (1, 2, ...).
+# Rounds 2k-1 and 2k mirror each other: the words rotated by k-1 (from the
+# ((k-1) mod count)th on, then the rest), and in the even round the same
+# backwards. Over two rounds each of any two pairings runs first once, so
+# a drift of the host or the emulator during a round (or a slow state a
+# module swap leaves behind) weighs on both equally, and the rotation
+# changes which pairing opens a device's rounds.
+#   pair_order 1 A B C D -> A B C D    pair_order 2 A B C D -> D C B A
+#   pair_order 3 A B C D -> B C D A    pair_order 4 A B C D -> A D C B
+pair_order() {
 	_rn=$1
 	shift
-	_rk=$(( _rn % $# ))
+	_rk=$(( (_rn - 1) / 2 % $# ))
 	_ri=0 _rh='' _rt=''
 	for _rw; do
 		if [ "$_ri" -lt "$_rk" ]; then _rt="$_rt $_rw"; else _rh="$_rh $_rw"; fi
 		_ri=$((_ri + 1))
 	done
+	_rh="$_rh $_rt"
+	if [ $(( _rn % 2 )) -eq 0 ]; then
+		_rt=''
+		for _rw in $_rh; do
+			_rt="$_rw $_rt"
+		done
+		_rh=$_rt
+	fi
 	# shellcheck disable=SC2086 # one word per line is not wanted: a list
-	echo $_rh $_rt
+	echo $_rh
 }
 
 # ---- set-up: one pairing's modules, server and mount ----
@@ -209,12 +237,84 @@ smb_mount() {
 	esac
 }
 
+# ---- one dbench job ----
+
+# run_dbench DEV PAIR JOB: dbench-N, N clients (processes) replaying
+# dbench's NetBench load file in their own directories under the mount,
+# buffered I/O through cifs's page cache as an application does; samples
+# of the cell, or a fail line. dbench warms up for RUNTIME / 5 s first
+# (not counted), then runs RUNTIME s, then deletes its files.
+run_dbench() {
+	_dev=$1 _pair=$2 _job=$3
+	_n=${_job#dbench-}
+	echo "\$ dbench -c $DBENCH_LOAD -t $SMB_RUNTIME $_n ($_dev, $_pair)"
+	counters_mark "$_dev"
+	rm -rf "$MNT/dbench"
+	if ! mkdir "$MNT/dbench"; then
+		klog
+		fail "$_dev" "$_pair" "$_job" "mkdir on the mount failed"
+		return 1
+	fi
+	# The start (the children open the load file) and the deletion of
+	# the clients' trees at the end take seconds under TCG besides the
+	# warm-up and the timed phase.
+	(cd /tmp && timeout -s KILL $(( SMB_RUNTIME * 3 + 120 )) \
+		dbench -c "$DBENCH_LOAD" -t "$SMB_RUNTIME" -D "$MNT/dbench" "$_n" \
+		>/tmp/dbench.out 2>&1)
+	_rc=$?
+	counters_show "$_dev"
+	# The per-operation table and the summary; the progress lines (one
+	# a second) only in the table's absence.
+	if grep -q '^ *Operation ' /tmp/dbench.out; then
+		sed -n '/^ *Operation /,$p' /tmp/dbench.out | grep -v '^ *$' | sed 's/^/#   /'
+	else
+		tail -n 20 /tmp/dbench.out | sed 's/^/#   /'
+	fi
+	# dbench 4.0 reports an operation whose status differs from the load
+	# file's as an ERROR and goes on; such a run did not replay the load.
+	_errs=$(grep -c 'ERROR' /tmp/dbench.out)
+	# "Throughput 167.206 MB/sec  4 clients  4 procs  max_latency=22.041 ms"
+	_v=$(awk '$1 == "Throughput" && $3 == "MB/sec" {
+		m = $0
+		if (!sub(/.*max_latency=/, "", m))
+			m = ""
+		sub(/ .*/, "", m)
+		print $2, m
+	}' /tmp/dbench.out | tail -n 1)
+	rm -rf "$MNT/dbench"
+	# shellcheck disable=SC2086 # two fields
+	set -- $_v
+	if [ "$_rc" -ne 0 ] || [ $# -ne 2 ]; then
+		klog
+		fail "$_dev" "$_pair" "$_job" "dbench exited with $_rc${_v:+ ($_v)}, no throughput or max latency"
+		return 1
+	fi
+	if [ "$_errs" -ne 0 ]; then
+		grep 'ERROR' /tmp/dbench.out | head -n 5 | sed 's/^/#   /'
+		klog
+		fail "$_dev" "$_pair" "$_job" "dbench reported $_errs error(s)"
+		return 1
+	fi
+	if ! awk -v t="$1" 'BEGIN { exit !(t > 0) }'; then
+		fail "$_dev" "$_pair" "$_job" "dbench throughput $1 MB/s"
+		return 1
+	fi
+	echo "sample $round $_dev $_pair $_job mbps $1"
+	echo "sample $round $_dev $_pair $_job maxlat_ms $2"
+}
+
 # ---- one fio job ----
 
-# run_job DEV PAIR JOB: fio on the mount, O_DIRECT, libaio, time-based;
-# samples of the cell, or a fail line.
+# run_job DEV PAIR JOB: a dbench job (run_dbench), or fio on the mount,
+# O_DIRECT, libaio, time-based; samples of the cell, or a fail line.
 run_job() {
 	_dev=$1 _pair=$2 _job=$3
+	case "$_job" in
+	dbench-*)
+		run_dbench "$@"
+		return
+		;;
+	esac
 	_rw=${_job%%-*}
 	_rest=${_job#*-}
 	_bs=${_rest%-*}
@@ -338,6 +438,13 @@ main() {
 	echo "# pairs $SMB_PAIRS"
 	echo "# jobs $SMB_JOBS"
 	command -v fio >/dev/null || { say "no fio in the VM"; return 1; }
+	case " $SMB_JOBS " in
+	*" dbench-"*)
+		{ command -v dbench >/dev/null &&
+		  xzcat /usr/share/dbench/client.txt.xz >"$DBENCH_LOAD"; } ||
+			{ say "no dbench or no /usr/share/dbench/client.txt.xz in the VM"; return 1; }
+		say "$(dbench -v 2>&1 | head -n 1), load $DBENCH_LOAD ($(wc -l <"$DBENCH_LOAD") lines)" ;;
+	esac
 	# A device not measured is removed: our cifs sizes its I/O to what a
 	# registration covers on every usable device (smbdx_reg_len_floor()),
 	# and siw's MRs are a page shorter than rxe's.
@@ -357,7 +464,7 @@ main() {
 			*) say "unknown device $_d"; return 1 ;;
 			esac
 			# shellcheck disable=SC2086 # a list of words
-			for _p in $(rotate $(( round - 1 )) $SMB_PAIRS); do
+			for _p in $(pair_order "$round" $SMB_PAIRS); do
 				bench_pair "$_dn" "$_da" "$_p"
 			done
 		done
