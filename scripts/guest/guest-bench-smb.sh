@@ -270,8 +270,9 @@ run_dbench() {
 	else
 		tail -n 20 /tmp/dbench.out | sed 's/^/#   /'
 	fi
-	# dbench 4.0 reports an operation whose status differs from the load
-	# file's as an ERROR and goes on; such a run did not replay the load.
+	# dbench reports an operation whose result differs from the status
+	# the load file recorded ("ERROR"): such a run did not replay the load,
+	# whatever its exit status.
 	_errs=$(grep -c 'ERROR' /tmp/dbench.out)
 	# "Throughput 167.206 MB/sec  4 clients  4 procs  max_latency=22.041 ms"
 	_v=$(awk '$1 == "Throughput" && $3 == "MB/sec" {
