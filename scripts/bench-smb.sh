@@ -13,7 +13,8 @@
 # then the aims of issues 16 and 32 and every failed measurement.
 #
 #   [ROUNDS=N] [RUNTIME=S] [DEVICES=...] [PAIRS=...] [JOBS=...] \
-#   scripts/bench-smb.sh [--kernel plain|debug] [--out DIR] [--report LOG]
+#   scripts/bench-smb.sh [--kernel plain|debug] [--out DIR] [--trace]
+#   scripts/bench-smb.sh --report LOG
 #
 #   ROUNDS    every cell measured N times, the pairings of a device back to
 #             back each round, in mirrored order every other round
@@ -32,6 +33,14 @@
 #             read, write, randread or randwrite; BS as fio takes it (4k,
 #             64k, 1m); DEPTH the libaio queue depth; CLIENTS dbench's
 #             processes, each replaying Debian's client.txt
+#   --trace   split the time of each depth-1 fio job's I/Os into the steps
+#             of one request (fio's io_submit, cifs, the client's Send
+#             posted, the server's Receive, ksmbd's work, its RDMA, its
+#             reply, the client's Receive, cifs's callback, io_getevents)
+#             with kprobes and the cifs and smbdirect tracepoints; then the
+#             defaults are ROUNDS=1 RUNTIME=3 PAIRS="stock-stock ours-ours"
+#             JOBS="randread-4k-1 randwrite-4k-1" (the traced figures carry
+#             the tracing's own cost)
 #   --report LOG  only print the tables of an earlier run's bench-smb.log
 #
 # The in-VM part is scripts/guest/guest-bench-smb.sh. Output goes to --out
@@ -97,6 +106,40 @@ report() {
 		return d
 	}
 	function devkey(d) { return d == "rxe" ? "rxe0" : d == "siw" ? "siw0" : d }
+	# the median over the rounds of a traced step statistic
+	function scell(d, p, j, st, m,    r, n, a) {
+		n = 0
+		for (r = 1; r <= rounds; r++)
+			if ((d, p, j, st, m, r) in sv)
+				a[++n] = sv[d, p, j, st, m, r]
+		return median(a, n)
+	}
+	# the time split of the traced jobs of device d
+	function splits(d,    k, j, pi, p, x, st, out, c, b) {
+		for (k = 1; k <= nj; k++) {
+			j = jobs[k]
+			if (!((d, j) in nsteps))
+				continue
+			printf "time split of %s, traced, us per I/O: mean p50 (medians over the rounds)\n", label(j)
+			out = sprintf("  %-10s", "step")
+			for (pi = 1; pi <= np; pi++)
+				out = out sprintf(" %15s", pairs[pi]) (pairs[pi] == "stock-stock" ? "" : sprintf(" %7s", "mean-ss"))
+			print out
+			for (x = 1; x <= nsteps[d, j]; x++) {
+				st = steps[d, j, x]
+				out = sprintf("  %-10s", st)
+				b = scell(d, "stock-stock", j, st, "mean")
+				for (pi = 1; pi <= np; pi++) {
+					p = pairs[pi]
+					c = scell(d, p, j, st, "mean")
+					out = out sprintf(" %7s %7s", fmt(c), fmt(scell(d, p, j, st, "p50")))
+					if (p != "stock-stock")
+						out = out sprintf(" %7s", c == "" || b == "" ? "-" : sprintf("%+.1f", c - b))
+				}
+				print out
+			}
+		}
+	}
 	# the metrics of job j: sets mk[1..n] (their keys) and mn[1..n]
 	# (their names in the table), returns n
 	function metrics(j) {
@@ -131,6 +174,23 @@ report() {
 	$1 == "#" && $2 == "pairs" { np = split(substr($0, index($0, "pairs") + 6), pairs, " ") }
 	$1 == "#" && $2 == "jobs" { nj = split(substr($0, index($0, "jobs") + 5), jobs, " ") }
 	$1 == "#" && $2 == "done" { done = 1 }
+	$1 == "#" && $2 == "split" {
+		s = $0; sub(/^# split [^ ]* /, "", s)
+		notes[++nnotes] = s
+	}
+	# split ROUND DEV PAIR JOB STEP N MEAN P50 P90
+	$1 == "split" && NF == 10 {
+		if (!(($3, $5, $6) in sstep)) {
+			sstep[$3, $5, $6] = 1
+			if (!(($3, $5) in nsteps))
+				nsteps[$3, $5] = 0
+			steps[$3, $5, ++nsteps[$3, $5]] = $6
+		}
+		sv[$3, $4, $5, $6, "mean", $2] = $8
+		sv[$3, $4, $5, $6, "p50", $2] = $9
+		sv[$3, $4, $5, $6, "n", $2] = $7
+		traced = 1
+	}
 	$1 == "sample" && NF == 7 { v[$3, $4, $5, $6, $2] = $7; if ($2 > seen) seen = $2 }
 	$1 == "fail" {
 		nf[$3, $4, $5]++
@@ -193,6 +253,7 @@ report() {
 					print out
 				}
 			}
+			splits(d)
 			print "aims (issues 16 and 32), ours-ours / stock-stock, same round:"
 			aim(d, "4 KiB random read IOPS at depth 16 >= 1.2", "^randread-4k-16$", "iops", "ge", 1.2)
 			aim(d, "4 KiB random write IOPS at depth 16 >= 1.2", "^randwrite-4k-16$", "iops", "ge", 1.2)
@@ -201,6 +262,18 @@ report() {
 			aim(d, "latency p99 <= 1.0 x stock", "^(rand)?(read|write)-", "p99_us", "le", 1.0)
 			aim(d, "depth-1 4 KiB latency p50 <= 1.0 x stock", "^rand(read|write)-4k-1$", "p50_us", "le", 1.0)
 			aim(d, "dbench throughput >= 1.0", "^dbench-", "mbps", "ge", 1.0)
+		}
+		if (traced) {
+			print "\nTraced steps (--trace), each from the step before it: submit fio enters"
+			print "io_submit; smb2_req cifs builds the SMB2 request; c_send it calls smbd_send;"
+			print "c_post the client'"'"'s Send reaches the device (its post_send); s_recv the"
+			print "server'"'"'s Receive completion; s_work ksmbd'"'"'s work item starts; s_rw_post"
+			print "the server'"'"'s RDMA reaches the device; s_rw_done its completion; s_reply the"
+			print "response'"'"'s Send reaches the device; c_recv the client'"'"'s Receive completion;"
+			print "c_done cifs'"'"'s callback; reaped io_getevents returns; total submit to reaped."
+			print "mean-ss: the pairing'"'"'s mean minus stock-stock'"'"'s. Chains per job:"
+			for (k = 1; k <= nnotes; k++)
+				print "  " notes[k]
 		}
 		if (nfails) {
 			printf "\nMeasurements that failed (%d; no sample, details in the log):\n", nfails
@@ -211,18 +284,16 @@ report() {
 }
 
 main() {
-	local variant=plain outdir='' report_only=''
-	local rounds=${ROUNDS:-3} runtime=${RUNTIME:-10}
-	local devices=${DEVICES:-rxe siw} pairs=${PAIRS:-$DEF_PAIRS} jobs=${JOBS:-$DEF_JOBS}
-	local cmdline="ROUNDS=$rounds RUNTIME=$runtime DEVICES=\"$devices\" PAIRS=\"$pairs\" JOBS=\"$jobs\" scripts/bench-smb.sh $*"
-	local w
+	local variant=plain outdir='' report_only='' trace=0 args="$*"
+	local rounds runtime devices pairs jobs cmdline w
 
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		--kernel) variant=$2; shift 2 ;;
 		--out) outdir=$2; shift 2 ;;
+		--trace) trace=1; shift ;;
 		--report) report_only=$2; shift 2 ;;
-		-h|--help) sed -n '3,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+		-h|--help) sed -n '3,49p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 		*) die "unknown argument: $1 (see --help)" ;;
 		esac
 	done
@@ -230,6 +301,15 @@ main() {
 		report "$report_only"
 		exit 0
 	fi
+	if [ "$trace" = 1 ]; then
+		rounds=${ROUNDS:-1} runtime=${RUNTIME:-3}
+		pairs=${PAIRS:-stock-stock ours-ours} jobs=${JOBS:-randread-4k-1 randwrite-4k-1}
+	else
+		rounds=${ROUNDS:-3} runtime=${RUNTIME:-10}
+		pairs=${PAIRS:-$DEF_PAIRS} jobs=${JOBS:-$DEF_JOBS}
+	fi
+	devices=${DEVICES:-rxe siw}
+	cmdline="ROUNDS=$rounds RUNTIME=$runtime DEVICES=\"$devices\" PAIRS=\"$pairs\" JOBS=\"$jobs\" scripts/bench-smb.sh $args"
 	[[ "$rounds" =~ ^[1-9][0-9]*$ ]] || die "ROUNDS takes a positive number"
 	[[ "$runtime" =~ ^[1-9][0-9]*$ ]] || die "RUNTIME takes a positive number of seconds"
 	for w in $devices; do
@@ -243,6 +323,12 @@ main() {
 			[[ "$w" =~ ^dbench-[1-9][0-9]*$ ]] ||
 			die "JOBS: RW-BS-DEPTH (e.g. randread-4k-16, read-1m-4) or dbench-CLIENTS (dbench-4), not $w"
 	done
+	# dbench times nothing before all its clients have read or written
+	# and RUNTIME / 5 s have passed (its warm-up); with no warm-up, on a
+	# slow guest the time limit passes first and it reports 0 MB/s.
+	if [[ " $jobs " == *" dbench-"* ]] && [ "$runtime" -lt 5 ]; then
+		die "a dbench job needs RUNTIME >= 5 (its warm-up is RUNTIME / 5 s)"
+	fi
 	if [ -z "$devices" ] || [ -z "$pairs" ] || [ -z "$jobs" ]; then
 		die "nothing to measure"
 	fi
@@ -256,6 +342,7 @@ main() {
 		SMB_DEVICES="$devices"
 		SMB_PAIRS="$pairs"
 		SMB_JOBS="$jobs"
+		SMB_TRACE=$trace
 		. /smbd/guest-bench-smb.sh
 	EOF
 

@@ -28,12 +28,16 @@
 #                 libaio queue depth) and dbench-N (Debian's dbench with its
 #                 own load file, client.txt, N clients)
 #   SMB_SIZE_MB   size of the file the jobs work on (default 64)
+#   SMB_TRACE     1: every fio job at depth 1 runs traced (trace_on), and
+#                 its I/Os' time is split into the steps of one request
+#                 (trace_split); meant for randread-4k-1 and randwrite-4k-1
 #
 # Output: "#" comments, what fio printed (terse), the guest's CPU use, and
 # one line per measured value and per failed measurement for the host to
 # reduce:
 #   sample ROUND DEVICE PAIR JOB METRIC VALUE
 #   fail ROUND DEVICE PAIR JOB REASON...
+#   split ROUND DEVICE PAIR JOB STEP N MEAN P50 P90   (SMB_TRACE=1)
 # METRIC of a fio job: iops, mibps (2^20 bytes/s), p50_us and p99_us (fio's
 # total latency percentiles, from the I/O's submission to its completion),
 # cpu_us (the guest's busy CPU time, both vCPUs, over the fio run divided
@@ -51,6 +55,7 @@ SMB_DEVICES=${SMB_DEVICES:-"rxe siw"}
 SMB_PAIRS=${SMB_PAIRS:-"stock-stock ours-ours ours-stock stock-ours"}
 SMB_JOBS=${SMB_JOBS:-"randread-4k-1 randread-4k-16 randwrite-4k-1 randwrite-4k-16 read-64k-4 write-64k-4 read-1m-4 write-1m-4 dbench-4"}
 SMB_SIZE_MB=${SMB_SIZE_MB:-64}
+SMB_TRACE=${SMB_TRACE:-0}
 # dbench's load file, unpacked from the VM's userland (mkinitramfs.sh)
 DBENCH_LOAD=/tmp/dbench-client.txt
 
@@ -151,6 +156,170 @@ pair_order() {
 	echo $_rh
 }
 
+# ---- tracing (SMB_TRACE=1): one depth-1 I/O's time, step by step ----
+
+T=/sys/kernel/tracing
+KP=bsmb
+
+# The steps of one SMB2 READ or WRITE at depth 1, in the order they
+# happen, each a set of trace events (kprobes KP/NAME defined by trace_on,
+# tracepoints by their name), the first event of the set after the step
+# before it marking it:
+#   submit     fio enters io_submit()                        kprobe
+#   smb2_req   cifs builds the SMB2 request                  cifs:smb3_{read,write}_enter
+#   c_send     cifs hands it to its SMB Direct (smbd_send)    kprobe, both cifs
+#   c_post     the client's Send reaches the device          kprobe on the device's post_send
+#   s_recv     the server's Receive completes                ours: smbdirect:smbdx_recv_done;
+#                                                            stock ksmbd: kprobe recv_done
+#   s_work     ksmbd's work item starts (handle_ksmbd_work)  kprobe, both ksmbd
+#   s_rw_post  the server's RDMA Write (READ) or Read        device post_send
+#              (WRITE) reaches the device
+#   s_rw_done  its completion at the server                  ours: smbdirect:smbdx_rw_done;
+#                                                            stock: kprobe read_done/write_done
+#   s_reply    the response's Send reaches the device        device post_send
+#   c_recv     the client's Receive completes                ours: smbdx_recv_done;
+#                                                            stock cifs: kprobe recv_done
+#   c_done     cifs's callback ends the request              cifs:smb3_{read,write}_done
+#   reaped     io_getevents() returns to fio                 kretprobe
+# At depth 1 one I/O is in flight, so the chain of one I/O is the events
+# between two io_submit() entries; an I/O whose chain misses a step (an
+# event lost, or the path took another turn) is counted, not split.
+TRACE_STEPS="submit smb2_req c_send c_post s_recv s_work s_rw_post s_rw_done s_reply c_recv c_done reaped"
+
+# trace_events DEV PAIR: "STEP=EVENT,EVENT..." for each step of PAIR
+trace_events() {
+	_tc=${2%-*} _ts=${2#*-}
+	if [ "$_ts" = ours ]; then
+		_sr=smbdx_recv_done _sd=smbdx_rw_done
+	else
+		_sr=ksmbd_recv_done _sd=ksmbd_read_done,ksmbd_write_done
+	fi
+	if [ "$_tc" = ours ]; then _cr=smbdx_recv_done; else _cr=cifs_recv_done; fi
+	echo "submit=submit smb2_req=smb3_read_enter,smb3_write_enter c_send=smbd_send" \
+		"c_post=dev_post s_recv=$_sr s_work=ksmbd_work s_rw_post=dev_post" \
+		"s_rw_done=$_sd s_reply=dev_post c_recv=$_cr" \
+		"c_done=smb3_read_done,smb3_write_done reaped=reaped"
+}
+
+# trace_on DEV PAIR: the kprobes and tracepoints of PAIR's steps, in an
+# empty buffer, tracing off until the job starts it. The monotonic clock:
+# the default one is per CPU, and a request's steps run on both vCPUs.
+trace_on() {
+	[ -d $T/events ] || mount -t tracefs nodev $T || return 1
+	echo 0 >$T/tracing_on
+	echo >$T/trace
+	echo mono >$T/trace_clock || return 1
+	echo 16384 >$T/buffer_size_kb || return 1
+	case "$1" in
+	rxe*) _post=rdma_rxe:rxe_post_send ;;
+	siw*) _post=siw:siw_post_send ;;
+	*) return 1 ;;
+	esac
+	{
+		echo "p:$KP/submit __x64_sys_io_submit"
+		echo "r:$KP/reaped __x64_sys_io_getevents"
+		echo "p:$KP/smbd_send cifs:smbd_send"
+		echo "p:$KP/dev_post $_post"
+		echo "p:$KP/ksmbd_work ksmbd:handle_ksmbd_work"
+		case "$2" in
+		stock-*) echo "p:$KP/cifs_recv_done cifs:recv_done" ;;
+		esac
+		case "$2" in
+		*-stock)
+			echo "p:$KP/ksmbd_recv_done ksmbd:recv_done"
+			echo "p:$KP/ksmbd_read_done ksmbd:read_done"
+			echo "p:$KP/ksmbd_write_done ksmbd:write_done" ;;
+		esac
+	} >$T/kprobe_events || { say "kprobes: $(cat $T/error_log 2>/dev/null | tail -n 3)"; return 1; }
+	echo 1 >$T/events/$KP/enable || return 1
+	for _e in cifs/smb3_read_enter cifs/smb3_write_enter cifs/smb3_read_done \
+		cifs/smb3_write_done smbdirect/smbdx_recv_done smbdirect/smbdx_rw_done; do
+		echo 1 >"$T/events/$_e/enable" || { say "no tracepoint $_e"; return 1; }
+	done
+}
+
+# trace_off: every event off, the kprobes removed (before the modules
+# they are in go), the buffer emptied.
+trace_off() {
+	[ -d $T/events ] || return 0
+	echo 0 >$T/tracing_on
+	echo 0 >$T/events/enable
+	echo >$T/kprobe_events
+	echo >$T/trace
+	echo local >$T/trace_clock
+	echo 1408 >$T/buffer_size_kb
+}
+
+# trace_split DEV PAIR JOB: the recorded chains of I/Os, split into steps:
+# a "split" line per step (N I/Os, mean, p50 and p90 in microseconds; the
+# step's time is from the step before it; "total" is submit to reaped),
+# and a "# split ROUND DEV PAIR JOB:" comment with the I/Os split, those
+# not, and where these stopped.
+trace_split() {
+	_lost=$(cat $T/per_cpu/cpu*/stats 2>/dev/null | awk '/^overrun:/ { n += $2 } END { print n + 0 }')
+	awk -v steps="$TRACE_STEPS" -v evs="$(trace_events "$1" "$2")" '
+	BEGIN {
+		ns = split(steps, st, " ")
+		n = split(evs, ea, " ")
+		for (i = 1; i <= n; i++) {
+			split(ea[i], kv, "=")
+			m = split(kv[2], e, ",")
+			for (k = 1; k <= m; k++)
+				want[kv[1], e[k]] = 1
+		}
+		at = 0
+	}
+	# "TASK-PID [CPU] FLAGS SECONDS: EVENT: ..."
+	{
+		for (i = 1; i < NF; i++)
+			if ($i ~ /^[0-9]+\.[0-9]+:$/)
+				break
+		if (i >= NF)
+			next
+		t = substr($i, 1, length($i) - 1) * 1e6
+		ev = $(i + 1)
+		sub(/:$/, "", ev)
+		if (want[st[1], ev]) {
+			if (at > 1)
+				stopped[st[at]]++
+			at = 2
+			ts[1] = t
+			next
+		}
+		if (at < 2 || !want[st[at], ev])
+			next
+		ts[at++] = t
+		if (at <= ns)
+			next
+		for (k = 2; k <= ns; k++)
+			print st[k], ts[k] - ts[k - 1]
+		print "total", ts[ns] - ts[1]
+		done++
+		at = 0
+	}
+	END {
+		if (at > 1)
+			stopped[st[at]]++
+		s = ""
+		for (k = 2; k <= ns; k++)
+			if (stopped[st[k]])
+				s = s sprintf(" %s:%d", st[k], stopped[st[k]])
+		printf "%d I/O(s) split; not split, by the step they stopped before:%s\n",
+		       done, (s == "" ? " none" : s) >"/tmp/bench-smb-trace.note"
+	}' $T/trace >/tmp/bench-smb-trace.steps
+	echo "# split $round $1 $2 $3: $(cat /tmp/bench-smb-trace.note)"
+	[ "$_lost" -eq 0 ] ||
+		echo "# split $round $1 $2 $3: $_lost event(s) lost (buffer overrun): the chains with a gap are not split"
+	# Per step: N, mean, p50, p90 over the I/Os, in the order of the chain.
+	for _s in $(echo "$TRACE_STEPS" | cut -d' ' -f2-) total; do
+		awk -v s="$_s" '$1 == s { print $2 }' /tmp/bench-smb-trace.steps | sort -n |
+		awk -v pre="split $round $1 $2 $3 $_s" '
+			{ v[++n] = $1; sum += $1 }
+			END { if (n) printf "%s %d %.1f %.1f %.1f\n", pre, n, sum / n,
+				     v[int((n + 1) / 2)], v[int(n * 0.9 + 0.5) > 0 ? int(n * 0.9 + 0.5) : 1] }'
+	done
+}
+
 # ---- set-up: one pairing's modules, server and mount ----
 
 # smb_up PAIR: load the client and server modules PAIR names (CLIENT-SERVER,
@@ -242,8 +411,10 @@ smb_mount() {
 # run_dbench DEV PAIR JOB: dbench-N, N clients (processes) replaying
 # dbench's NetBench load file in their own directories under the mount,
 # buffered I/O through cifs's page cache as an application does; samples
-# of the cell, or a fail line. dbench warms up for RUNTIME / 5 s first
-# (not counted), then runs RUNTIME s, then deletes its files.
+# of the cell, or a fail line. dbench (4.0) warms up until every client
+# has read or written and RUNTIME / 5 s have passed, then resets its
+# figures (the operation table and max latency too) and counts RUNTIME s,
+# then deletes its files.
 run_dbench() {
 	_dev=$1 _pair=$2 _job=$3
 	_n=${_job#dbench-}
@@ -296,8 +467,11 @@ run_dbench() {
 		fail "$_dev" "$_pair" "$_job" "dbench reported $_errs error(s)"
 		return 1
 	fi
+	# dbench sets its throughput at each second of its timed phase; 0
+	# if there was none (its clients had not all read or written before
+	# the time limit).
 	if ! awk -v t="$1" 'BEGIN { exit !(t > 0) }'; then
-		fail "$_dev" "$_pair" "$_job" "dbench throughput $1 MB/s"
+		fail "$_dev" "$_pair" "$_job" "dbench throughput $1 MB/s: no timed phase"
 		return 1
 	fi
 	echo "sample $round $_dev $_pair $_job mbps $1"
@@ -347,6 +521,16 @@ run_job() {
 	# redirection to the command), hence the cd.
 	rm -rf /tmp/bench-smb-fio
 	mkdir -p /tmp/bench-smb-fio
+	_traced=''
+	if [ "$SMB_TRACE" = 1 ] && [ "$_qd" = 1 ]; then
+		if trace_on "$_dev" "$_pair"; then
+			_traced=1
+			echo 1 >$T/tracing_on
+		else
+			trace_off
+			fail "$_dev" "$_pair" "$_job" "tracing could not be set up"
+		fi
+	fi
 	counters_mark "$_dev"
 	(cd /tmp/bench-smb-fio &&
 	 timeout -s KILL $(( SMB_RUNTIME * 3 + 60 )) fio --name="$_job" \
@@ -359,6 +543,11 @@ run_job() {
 		--exec_postrun="grep '^cpu ' /proc/stat" \
 		>/tmp/fio.out 2>/tmp/fio.err)
 	_rc=$?
+	if [ -n "$_traced" ]; then
+		echo 0 >$T/tracing_on
+		trace_split "$_dev" "$_pair" "$_job"
+		trace_off
+	fi
 	counters_show "$_dev"
 	_busy='' _tot=''
 	_c0=/tmp/bench-smb-fio/$_job.prerun.txt _c1=/tmp/bench-smb-fio/$_job.postrun.txt
@@ -438,6 +627,7 @@ main() {
 	echo "# devices $SMB_DEVICES"
 	echo "# pairs $SMB_PAIRS"
 	echo "# jobs $SMB_JOBS"
+	echo "# trace $SMB_TRACE"
 	command -v fio >/dev/null || { say "no fio in the VM"; return 1; }
 	case " $SMB_JOBS " in
 	*" dbench-"*)
