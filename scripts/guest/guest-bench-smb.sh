@@ -211,10 +211,16 @@ trace_on() {
 	echo mono >$T/trace_clock || return 1
 	echo 16384 >$T/buffer_size_kb || return 1
 	case "$1" in
-	rxe*) _post=rdma_rxe:rxe_post_send ;;
-	siw*) _post=siw:siw_post_send ;;
+	rxe*) _post=rxe_post_send ;;
+	siw*) _post=siw_post_send ;;
 	*) return 1 ;;
 	esac
+	# MODULE:SYMBOL if the device's driver is a module, SYMBOL if it is
+	# built in (a kprobe on MODULE:SYMBOL of a module that is not loaded
+	# is accepted and waits for it: it would never fire).
+	_post=$(awk -v s="$_post" '$3 == s { m = $4; gsub(/[][]/, "", m)
+		print (m == "" ? "" : m ":") s; exit }' /proc/kallsyms)
+	[ -n "$_post" ] || { say "no $1 post_send in /proc/kallsyms"; return 1; }
 	{
 		echo "p:$KP/submit __x64_sys_io_submit"
 		echo "r:$KP/reaped __x64_sys_io_getevents"
