@@ -435,10 +435,12 @@ run_dbench() {
 	# The start (the children open the load file) and the deletion of
 	# the clients' trees at the end take seconds under TCG besides the
 	# warm-up and the timed phase.
+	_t0=$(date +%s)
 	(cd /tmp && timeout -s KILL $(( SMB_RUNTIME * 3 + 120 )) \
 		dbench -c "$DBENCH_LOAD" -t "$SMB_RUNTIME" -D "$MNT/dbench" "$_n" \
 		>/tmp/dbench.out 2>&1)
 	_rc=$?
+	echo "# dbench took $(( $(date +%s) - _t0 )) s, its warm-up $(grep -c ' warmup ' /tmp/dbench.out) s, its deletion $(grep -c ' cleanup ' /tmp/dbench.out) s (its progress lines)"
 	counters_show "$_dev"
 	# The per-operation table and the summary; the progress lines (one
 	# a second) only in the table's absence.
