@@ -55,8 +55,8 @@ set -euo pipefail
 DEF_PAIRS="stock-stock ours-ours ours-stock stock-ours"
 DEF_JOBS="randread-4k-1 randread-4k-16 randwrite-4k-1 randwrite-4k-16 read-64k-4 write-64k-4 read-1m-4 write-1m-4 dbench-4"
 
-# report LOG: the tables, from the sample and fail lines and the settings
-# the guest printed ("# rounds", "# devices", "# pairs", "# jobs").
+# report LOG: the tables, from the sample, fail and split lines and the
+# settings the guest printed ("# rounds", "# devices", "# pairs", "# jobs").
 report() {
 	awk "$BENCH_AWK"'
 	function fmt(v) {
