@@ -29,9 +29,10 @@
 #                                     and a Storage QoS flow throttled beside an untagged one
 #   make bench [BENCH_ARGS=...]       transport benchmark vs raw verbs (not part of check)
 #   make bench-smb [ROUNDS=N RUNTIME=S DEVICES=... PAIRS=... JOBS=...]
-#                                     SMB-level benchmark: fio on cifs over SMB Direct,
-#                                     stock and our cifs/ksmbd in all four pairings
-#                                     (scripts/bench-smb.sh; not part of check)
+#                                     SMB-level benchmark: fio and dbench on cifs over SMB
+#                                     Direct, stock and our cifs/ksmbd in all four pairings
+#                                     (scripts/bench-smb.sh; not part of check;
+#                                     BENCH_ARGS=--trace: the depth-1 time split)
 #   make stress [KVARIANT=debug]      long churn and fault-injection runs (not part of check)
 #   make repeat [RUNS=20] [KVARIANT=debug]  every live KUnit suite RUNS times, no retry
 #   make checkpatch / make sparse     style and static checks of our sources

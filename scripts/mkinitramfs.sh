@@ -10,8 +10,9 @@
 # the shared libraries it needs; ksmbd-tools 3.5.2 from bookworm-backports
 # in /opt/ksmbd-tools-3.5 (the first Debian version that can turn on
 # durable handles), Python 3 with impacket, an independent SMB2 client
-# (tests/vm/sqos_durable.sh), and fio (tests/vm/sqos_smb.sh's untagged
-# load, scripts/bench-smb.sh), and dpkg with what it needs (tar, ldconfig)
+# (tests/vm/sqos_durable.sh), fio (tests/vm/sqos_smb.sh's untagged load,
+# scripts/bench-smb.sh), dbench with its load file client.txt, xz-compressed
+# (scripts/bench-smb.sh unpacks it in the VM), and dpkg with what it needs (tar, ldconfig)
 # for the VM that boots Debian's own kernel and installs our packages
 # (scripts/vm.sh --kernel debian). The test modules and the init script are
 # added per run by scripts/vm.sh as a second archive appended to this one.
@@ -32,6 +33,8 @@ bins=(
 	/usr/sbin/ksmbd.addshare /usr/sbin/mount.cifs
 	# an independent I/O load on a cifs mount (sqos_smb.sh, bench-smb.sh)
 	/usr/bin/fio
+	# a file-server load on a cifs mount, NetBench replayed (bench-smb.sh)
+	/usr/bin/dbench
 	# dpkg -i and --purge (scripts/guest/guest-debian.sh): dpkg runs
 	# dpkg-deb and dpkg-split, checks that ldconfig and tar are in PATH
 	# and unpacks a package's control part with tar
@@ -48,6 +51,10 @@ pylib=/usr/lib/python3.11
 pydist=/usr/lib/python3/dist-packages
 pypkgs=(impacket Cryptodome pyasn1 six.py)
 bins+=("$python")
+# dbench's load file, 26 MB; as client.txt.xz beside it in the archive
+# (0.7 MB: every VM boot of make check unpacks the archive, only
+# bench-smb.sh uses the file)
+dbench_load=/usr/share/dbench/client.txt
 ksmbd_tools_ver=3.5.2-2~bpo12+1
 multiarch=/usr/lib/x86_64-linux-gnu
 providers=("$multiarch"/libibverbs/librxe-rdmav*.so "$multiarch"/libibverbs/libsiw-rdmav*.so)
@@ -57,7 +64,8 @@ providers=("$multiarch"/libibverbs/librxe-rdmav*.so "$multiarch"/libibverbs/libs
 key=$( { cat "$0"; printf '%s\n' "${bins[@]}";
 	 dpkg-query -W busybox-static iproute2 kmod rdma-core ibverbs-providers \
 		ibverbs-utils rdmacm-utils perftest libc6 dash bash ksmbd-tools \
-		cifs-utils libglib2.0-0 libnl-genl-3-200 libcap-ng0 fio dpkg tar libc-bin; } | sha256sum | cut -c1-12)
+		cifs-utils libglib2.0-0 libnl-genl-3-200 libcap-ng0 fio dbench libpopt0 \
+		dpkg tar libc-bin; } | sha256sum | cut -c1-12)
 dir="$SMBD_CACHE/initramfs"
 cpio="$dir/base-$key.cpio"
 if [ -f "$cpio" ]; then
@@ -129,6 +137,9 @@ copy "$multiarch/libgcc_s.so.1"
 # which loads the converter at run time; without it they fall back to UCS-2.
 copy "$multiarch/gconv/gconv-modules"
 copy "$multiarch/gconv/UTF-16.so"
+[ -f "$dbench_load" ] || die "missing $dbench_load"
+mkdir -p "$root${dbench_load%/*}"
+xz -c "$dbench_load" >"$root$dbench_load.xz"
 cp /etc/libibverbs.d/rxe.driver /etc/libibverbs.d/siw.driver "$root/etc/libibverbs.d/"
 
 ln -s dash "$root/usr/bin/sh"

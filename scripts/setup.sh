@@ -27,8 +27,9 @@ pkgs=(
 	libibverbs1 librdmacm1
 	# interop tests: the stock ksmbd's daemon and tools, mount.cifs; an
 	# independent SMB2 client in Python (tests/vm/sqos_durable.sh); fio,
-	# an independent I/O load (tests/vm/sqos_smb.sh, bench-smb.sh)
-	ksmbd-tools cifs-utils python3-impacket fio
+	# an independent I/O load (tests/vm/sqos_smb.sh, bench-smb.sh);
+	# dbench, a file-server load (bench-smb.sh)
+	ksmbd-tools cifs-utils python3-impacket fio dbench
 	"$@"
 )
 

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The in-VM part of the SMB-level benchmark (scripts/bench-smb.sh on the host
-# runs it with scripts/vm.sh --exec): fio on a cifs mount over SMB Direct,
-# for each pairing of client and server, stock (Linux's own cifs.ko and
+# runs it with scripts/vm.sh --exec): fio and dbench on a cifs mount over SMB
+# Direct, for each pairing of client and server, stock (Linux's own cifs.ko and
 # ksmbd.ko with their built-in SMB Direct, loaded by path) and ours (the
 # shim builds on smbdirect.ko, loaded with modprobe), on rxe and on siw, in
 # one boot. Not a test: it measures, it does not judge.
@@ -16,22 +16,35 @@
 #                 before the first round)
 #   SMB_PAIRS     pairings CLIENT-SERVER, each stock or ours (default all
 #                 four: stock-stock ours-ours ours-stock stock-ours); the
-#                 order is rotated by one every round so that no pairing
-#                 always runs first after a module swap
-#   SMB_JOBS      fio jobs RW-BS-DEPTH: RW one of fio's read, write,
-#                 randread, randwrite; BS as fio takes it (4k, 64k, 1m);
-#                 DEPTH the libaio queue depth
+#                 rounds come in mirrored twos: an even round runs the
+#                 pairings in the odd round's order backwards, so that of
+#                 any two pairings each runs first once in every two
+#                 rounds, and every two rounds the order is rotated by one
+#                 so that no pairing is always the first after a device's
+#                 start (pair_order)
+#   SMB_JOBS      jobs, run in this order on each pairing's mount: fio jobs
+#                 RW-BS-DEPTH (RW one of fio's read, write, randread,
+#                 randwrite; BS as fio takes it, 4k, 64k, 1m; DEPTH the
+#                 libaio queue depth) and dbench-N (Debian's dbench with its
+#                 own load file, client.txt, N clients)
 #   SMB_SIZE_MB   size of the file the jobs work on (default 64)
+#   SMB_TRACE     1: every fio job at depth 1 runs traced (trace_on), and
+#                 its I/Os' time is split into the steps of one request
+#                 (trace_split); meant for randread-4k-1 and randwrite-4k-1
 #
 # Output: "#" comments, what fio printed (terse), the guest's CPU use, and
 # one line per measured value and per failed measurement for the host to
 # reduce:
 #   sample ROUND DEVICE PAIR JOB METRIC VALUE
 #   fail ROUND DEVICE PAIR JOB REASON...
-# METRIC: iops, mibps (2^20 bytes/s), p50_us and p99_us (fio's total latency
-# percentiles, from the I/O's submission to its completion), cpu_us (the guest's busy CPU time, both vCPUs, over
-# the fio run divided by the I/Os it completed: client, server and soft
-# device together, since all three run in this guest).
+#   split ROUND DEVICE PAIR JOB STEP N MEAN P50 P90   (SMB_TRACE=1)
+# METRIC of a fio job: iops, mibps (2^20 bytes/s), p50_us and p99_us (fio's
+# total latency percentiles, from the I/O's submission to its completion),
+# cpu_us (the guest's busy CPU time, both vCPUs, over the fio run divided
+# by the I/Os it completed: client, server and soft device together, since
+# all three run in this guest). Of a dbench job: mbps (dbench's throughput,
+# 10^6 bytes/s, over its timed phase) and maxlat_ms (dbench's max_latency:
+# the slowest single operation of any client, in ms).
 #
 # The script runs alone in the VM; it uses /tmp (tmpfs) for the share.
 . /smbd/guest-lib.sh
@@ -40,8 +53,11 @@ SMB_ROUNDS=${SMB_ROUNDS:-3}
 SMB_RUNTIME=${SMB_RUNTIME:-10}
 SMB_DEVICES=${SMB_DEVICES:-"rxe siw"}
 SMB_PAIRS=${SMB_PAIRS:-"stock-stock ours-ours ours-stock stock-ours"}
-SMB_JOBS=${SMB_JOBS:-"randread-4k-1 randread-4k-16 randwrite-4k-1 randwrite-4k-16 read-64k-4 write-64k-4 read-1m-4 write-1m-4"}
+SMB_JOBS=${SMB_JOBS:-"randread-4k-1 randread-4k-16 randwrite-4k-1 randwrite-4k-16 read-64k-4 write-64k-4 read-1m-4 write-1m-4 dbench-4"}
 SMB_SIZE_MB=${SMB_SIZE_MB:-64}
+SMB_TRACE=${SMB_TRACE:-0}
+# dbench's load file, unpacked from the VM's userland (mkinitramfs.sh)
+DBENCH_LOAD=/tmp/dbench-client.txt
 
 D=/sys/kernel/debug/smbdirect
 K=/tmp/bench-smb
@@ -110,17 +126,204 @@ counters_show() { # counters_show DEV
 	done
 }
 
-rotate() { # rotate N WORD...: the words from the (N mod count)th on, then the rest
+# pair_order ROUND WORD...: the pairings' order in round ROUND (1, 2, ...).
+# Rounds 2k-1 and 2k mirror each other: the words rotated by k-1 (from the
+# ((k-1) mod count)th on, then the rest), and in the even round the same
+# backwards. Over two rounds each of any two pairings runs first once, so
+# a drift of the host or the emulator during a round (or a slow state a
+# module swap leaves behind) weighs on both equally, and the rotation
+# changes which pairing opens a device's rounds.
+#   pair_order 1 A B C D -> A B C D    pair_order 2 A B C D -> D C B A
+#   pair_order 3 A B C D -> B C D A    pair_order 4 A B C D -> A D C B
+pair_order() {
 	_rn=$1
 	shift
-	_rk=$(( _rn % $# ))
+	_rk=$(( (_rn - 1) / 2 % $# ))
 	_ri=0 _rh='' _rt=''
 	for _rw; do
 		if [ "$_ri" -lt "$_rk" ]; then _rt="$_rt $_rw"; else _rh="$_rh $_rw"; fi
 		_ri=$((_ri + 1))
 	done
+	_rh="$_rh $_rt"
+	if [ $(( _rn % 2 )) -eq 0 ]; then
+		_rt=''
+		for _rw in $_rh; do
+			_rt="$_rw $_rt"
+		done
+		_rh=$_rt
+	fi
 	# shellcheck disable=SC2086 # one word per line is not wanted: a list
-	echo $_rh $_rt
+	echo $_rh
+}
+
+# ---- tracing (SMB_TRACE=1): one depth-1 I/O's time, step by step ----
+
+T=/sys/kernel/tracing
+KP=bsmb
+
+# The steps of one SMB2 READ or WRITE at depth 1, in the order they
+# happen, each a set of trace events (kprobes KP/NAME defined by trace_on,
+# tracepoints by their name), the first event of the set after the step
+# before it marking it:
+#   submit     fio enters io_submit()                        kprobe
+#   smb2_req   cifs builds the SMB2 request                  cifs:smb3_{read,write}_enter
+#   c_send     cifs hands it to its SMB Direct (smbd_send)    kprobe, both cifs
+#   c_post     the client's Send reaches the device          kprobe on the device's post_send
+#   s_recv     the server's Receive completes                ours: smbdirect:smbdx_recv_done;
+#                                                            stock ksmbd: kprobe recv_done
+#   s_work     ksmbd's work item starts (handle_ksmbd_work)  kprobe, both ksmbd
+#   s_rw_post  the server's RDMA Write (READ) or Read        device post_send
+#              (WRITE) reaches the device
+#   s_rw_done  its completion at the server                  ours: smbdirect:smbdx_rw_done;
+#                                                            stock: kprobe read_done/write_done
+#   s_reply    the response's Send reaches the device        device post_send
+#   c_recv     the client's Receive completes                ours: smbdx_recv_done;
+#                                                            stock cifs: kprobe recv_done
+#   c_done     cifs's callback ends the request              cifs:smb3_{read,write}_done
+#   reaped     io_getevents() returns to fio                 kretprobe
+# At depth 1 one I/O is in flight, so the chain of one I/O is the events
+# between two io_submit() entries; an I/O whose chain misses a step (an
+# event lost, or the path took another turn) is counted, not split.
+TRACE_STEPS="submit smb2_req c_send c_post s_recv s_work s_rw_post s_rw_done s_reply c_recv c_done reaped"
+
+# trace_events DEV PAIR: "STEP=EVENT,EVENT..." for each step of PAIR
+trace_events() {
+	_tc=${2%-*} _ts=${2#*-}
+	if [ "$_ts" = ours ]; then
+		_sr=smbdx_recv_done _sd=smbdx_rw_done
+	else
+		_sr=ksmbd_recv_done _sd=ksmbd_read_done,ksmbd_write_done
+	fi
+	if [ "$_tc" = ours ]; then _cr=smbdx_recv_done; else _cr=cifs_recv_done; fi
+	echo "submit=submit smb2_req=smb3_read_enter,smb3_write_enter c_send=smbd_send" \
+		"c_post=dev_post s_recv=$_sr s_work=ksmbd_work s_rw_post=dev_post" \
+		"s_rw_done=$_sd s_reply=dev_post c_recv=$_cr" \
+		"c_done=smb3_read_done,smb3_write_done reaped=reaped"
+}
+
+# trace_on DEV PAIR: the kprobes and tracepoints of PAIR's steps, in an
+# empty buffer, tracing off until the job starts it. The monotonic clock:
+# the default one is per CPU, and a request's steps run on both vCPUs.
+trace_on() {
+	[ -d $T/events ] || mount -t tracefs nodev $T || return 1
+	echo 0 >$T/tracing_on
+	echo >$T/trace
+	echo mono >$T/trace_clock || return 1
+	echo 16384 >$T/buffer_size_kb || return 1
+	case "$1" in
+	rxe*) _post=rxe_post_send ;;
+	siw*) _post=siw_post_send ;;
+	*) return 1 ;;
+	esac
+	# MODULE:SYMBOL if the device's driver is a module, SYMBOL if it is
+	# built in (a kprobe on MODULE:SYMBOL of a module that is not loaded
+	# is accepted and waits for it: it would never fire).
+	_post=$(awk -v s="$_post" '$3 == s { m = $4; gsub(/[][]/, "", m)
+		print (m == "" ? "" : m ":") s; exit }' /proc/kallsyms)
+	[ -n "$_post" ] || { say "no $1 post_send in /proc/kallsyms"; return 1; }
+	{
+		echo "p:$KP/submit __x64_sys_io_submit"
+		echo "r:$KP/reaped __x64_sys_io_getevents"
+		echo "p:$KP/smbd_send cifs:smbd_send"
+		echo "p:$KP/dev_post $_post"
+		echo "p:$KP/ksmbd_work ksmbd:handle_ksmbd_work"
+		case "$2" in
+		stock-*) echo "p:$KP/cifs_recv_done cifs:recv_done" ;;
+		esac
+		case "$2" in
+		*-stock)
+			echo "p:$KP/ksmbd_recv_done ksmbd:recv_done"
+			echo "p:$KP/ksmbd_read_done ksmbd:read_done"
+			echo "p:$KP/ksmbd_write_done ksmbd:write_done" ;;
+		esac
+	} >$T/kprobe_events || { say "kprobes: $(cat $T/error_log 2>/dev/null | tail -n 3)"; return 1; }
+	echo 1 >$T/events/$KP/enable || return 1
+	for _e in cifs/smb3_read_enter cifs/smb3_write_enter cifs/smb3_read_done \
+		cifs/smb3_write_done smbdirect/smbdx_recv_done smbdirect/smbdx_rw_done; do
+		echo 1 >"$T/events/$_e/enable" || { say "no tracepoint $_e"; return 1; }
+	done
+}
+
+# trace_off: every event off, the kprobes removed (before the modules
+# they are in go), the buffer emptied.
+trace_off() {
+	[ -d $T/events ] || return 0
+	echo 0 >$T/tracing_on
+	echo 0 >$T/events/enable
+	echo >$T/kprobe_events
+	echo >$T/trace
+	echo local >$T/trace_clock
+	echo 1408 >$T/buffer_size_kb
+}
+
+# trace_split DEV PAIR JOB: the recorded chains of I/Os, split into steps:
+# a "split" line per step (N I/Os, mean, p50 and p90 in microseconds; the
+# step's time is from the step before it; "total" is submit to reaped),
+# and a "# split ROUND DEV PAIR JOB:" comment with the I/Os split, those
+# not, and where these stopped.
+trace_split() {
+	_lost=$(cat $T/per_cpu/cpu*/stats 2>/dev/null | awk '/^overrun:/ { n += $2 } END { print n + 0 }')
+	awk -v steps="$TRACE_STEPS" -v evs="$(trace_events "$1" "$2")" '
+	BEGIN {
+		ns = split(steps, st, " ")
+		n = split(evs, ea, " ")
+		for (i = 1; i <= n; i++) {
+			split(ea[i], kv, "=")
+			m = split(kv[2], e, ",")
+			for (k = 1; k <= m; k++)
+				want[kv[1], e[k]] = 1
+		}
+		at = 0
+	}
+	# "TASK-PID [CPU] FLAGS SECONDS: EVENT: ..."
+	{
+		for (i = 1; i < NF; i++)
+			if ($i ~ /^[0-9]+\.[0-9]+:$/)
+				break
+		if (i >= NF)
+			next
+		t = substr($i, 1, length($i) - 1) * 1e6
+		ev = $(i + 1)
+		sub(/:$/, "", ev)
+		if (want[st[1], ev]) {
+			if (at > 1)
+				stopped[st[at]]++
+			at = 2
+			ts[1] = t
+			next
+		}
+		if (at < 2 || !want[st[at], ev])
+			next
+		ts[at++] = t
+		if (at <= ns)
+			next
+		for (k = 2; k <= ns; k++)
+			print st[k], ts[k] - ts[k - 1]
+		print "total", ts[ns] - ts[1]
+		done++
+		at = 0
+	}
+	END {
+		if (at > 1)
+			stopped[st[at]]++
+		s = ""
+		for (k = 2; k <= ns; k++)
+			if (stopped[st[k]])
+				s = s sprintf(" %s:%d", st[k], stopped[st[k]])
+		printf "%d I/O(s) split; not split, by the step they stopped before:%s\n",
+		       done, (s == "" ? " none" : s) >"/tmp/bench-smb-trace.note"
+	}' $T/trace >/tmp/bench-smb-trace.steps
+	echo "# split $round $1 $2 $3: $(cat /tmp/bench-smb-trace.note)"
+	[ "$_lost" -eq 0 ] ||
+		echo "# split $round $1 $2 $3: $_lost event(s) lost (buffer overrun): the chains with a gap are not split"
+	# Per step: N, mean, p50, p90 over the I/Os, in the order of the chain.
+	for _s in $(echo "$TRACE_STEPS" | cut -d' ' -f2-) total; do
+		awk -v s="$_s" '$1 == s { print $2 }' /tmp/bench-smb-trace.steps | sort -n |
+		awk -v pre="split $round $1 $2 $3 $_s" '
+			{ v[++n] = $1; sum += $1 }
+			END { if (n) printf "%s %d %.1f %.1f %.1f\n", pre, n, sum / n,
+				     v[int((n + 1) / 2)], v[int(n * 0.9 + 0.5) > 0 ? int(n * 0.9 + 0.5) : 1] }'
+	done
 }
 
 # ---- set-up: one pairing's modules, server and mount ----
@@ -209,12 +412,92 @@ smb_mount() {
 	esac
 }
 
+# ---- one dbench job ----
+
+# run_dbench DEV PAIR JOB: dbench-N, N clients (processes) replaying
+# dbench's NetBench load file in their own directories under the mount,
+# buffered I/O through cifs's page cache as an application does; samples
+# of the cell, or a fail line. dbench (4.0) warms up until every client
+# has read or written and RUNTIME / 5 s have passed, then resets its
+# figures (the operation table and max latency too) and counts RUNTIME s,
+# then deletes its files.
+run_dbench() {
+	_dev=$1 _pair=$2 _job=$3
+	_n=${_job#dbench-}
+	echo "\$ dbench -c $DBENCH_LOAD -t $SMB_RUNTIME $_n ($_dev, $_pair)"
+	counters_mark "$_dev"
+	rm -rf "$MNT/dbench"
+	if ! mkdir "$MNT/dbench"; then
+		klog
+		fail "$_dev" "$_pair" "$_job" "mkdir on the mount failed"
+		return 1
+	fi
+	# The start (the children open the load file) and the deletion of
+	# the clients' trees at the end take seconds under TCG besides the
+	# warm-up and the timed phase.
+	_t0=$(date +%s)
+	(cd /tmp && timeout -s KILL $(( SMB_RUNTIME * 3 + 120 )) \
+		dbench -c "$DBENCH_LOAD" -t "$SMB_RUNTIME" -D "$MNT/dbench" "$_n" \
+		>/tmp/dbench.out 2>&1)
+	_rc=$?
+	echo "# dbench took $(( $(date +%s) - _t0 )) s, its warm-up $(grep -c ' warmup ' /tmp/dbench.out) s, its deletion $(grep -c ' cleanup ' /tmp/dbench.out) s (its progress lines)"
+	counters_show "$_dev"
+	# The per-operation table and the summary; the progress lines (one
+	# a second) only in the table's absence.
+	if grep -q '^ *Operation ' /tmp/dbench.out; then
+		sed -n '/^ *Operation /,$p' /tmp/dbench.out | grep -v '^ *$' | sed 's/^/#   /'
+	else
+		tail -n 20 /tmp/dbench.out | sed 's/^/#   /'
+	fi
+	# dbench reports an operation whose result differs from the status
+	# the load file recorded ("ERROR"): such a run did not replay the load,
+	# whatever its exit status.
+	_errs=$(grep -c 'ERROR' /tmp/dbench.out)
+	# "Throughput 167.206 MB/sec  4 clients  4 procs  max_latency=22.041 ms"
+	_v=$(awk '$1 == "Throughput" && $3 == "MB/sec" {
+		m = $0
+		if (!sub(/.*max_latency=/, "", m))
+			m = ""
+		sub(/ .*/, "", m)
+		print $2, m
+	}' /tmp/dbench.out | tail -n 1)
+	rm -rf "$MNT/dbench"
+	# shellcheck disable=SC2086 # two fields
+	set -- $_v
+	if [ "$_rc" -ne 0 ] || [ $# -ne 2 ]; then
+		klog
+		fail "$_dev" "$_pair" "$_job" "dbench exited with $_rc${_v:+ ($_v)}, no throughput or max latency"
+		return 1
+	fi
+	if [ "$_errs" -ne 0 ]; then
+		grep 'ERROR' /tmp/dbench.out | head -n 5 | sed 's/^/#   /'
+		klog
+		fail "$_dev" "$_pair" "$_job" "dbench reported $_errs error(s)"
+		return 1
+	fi
+	# dbench sets its throughput at each second of its timed phase; 0
+	# if there was none (its clients had not all read or written before
+	# the time limit).
+	if ! awk -v t="$1" 'BEGIN { exit !(t > 0) }'; then
+		fail "$_dev" "$_pair" "$_job" "dbench throughput $1 MB/s: no timed phase"
+		return 1
+	fi
+	echo "sample $round $_dev $_pair $_job mbps $1"
+	echo "sample $round $_dev $_pair $_job maxlat_ms $2"
+}
+
 # ---- one fio job ----
 
-# run_job DEV PAIR JOB: fio on the mount, O_DIRECT, libaio, time-based;
-# samples of the cell, or a fail line.
+# run_job DEV PAIR JOB: a dbench job (run_dbench), or fio on the mount,
+# O_DIRECT, libaio, time-based; samples of the cell, or a fail line.
 run_job() {
 	_dev=$1 _pair=$2 _job=$3
+	case "$_job" in
+	dbench-*)
+		run_dbench "$@"
+		return
+		;;
+	esac
 	_rw=${_job%%-*}
 	_rest=${_job#*-}
 	_bs=${_rest%-*}
@@ -246,6 +529,16 @@ run_job() {
 	# redirection to the command), hence the cd.
 	rm -rf /tmp/bench-smb-fio
 	mkdir -p /tmp/bench-smb-fio
+	_traced=''
+	if [ "$SMB_TRACE" = 1 ] && [ "$_qd" = 1 ]; then
+		if trace_on "$_dev" "$_pair"; then
+			_traced=1
+			echo 1 >$T/tracing_on
+		else
+			trace_off
+			fail "$_dev" "$_pair" "$_job" "tracing could not be set up"
+		fi
+	fi
 	counters_mark "$_dev"
 	(cd /tmp/bench-smb-fio &&
 	 timeout -s KILL $(( SMB_RUNTIME * 3 + 60 )) fio --name="$_job" \
@@ -258,6 +551,11 @@ run_job() {
 		--exec_postrun="grep '^cpu ' /proc/stat" \
 		>/tmp/fio.out 2>/tmp/fio.err)
 	_rc=$?
+	if [ -n "$_traced" ]; then
+		echo 0 >$T/tracing_on
+		trace_split "$_dev" "$_pair" "$_job"
+		trace_off
+	fi
 	counters_show "$_dev"
 	_busy='' _tot=''
 	_c0=/tmp/bench-smb-fio/$_job.prerun.txt _c1=/tmp/bench-smb-fio/$_job.postrun.txt
@@ -337,7 +635,15 @@ main() {
 	echo "# devices $SMB_DEVICES"
 	echo "# pairs $SMB_PAIRS"
 	echo "# jobs $SMB_JOBS"
+	echo "# trace $SMB_TRACE"
 	command -v fio >/dev/null || { say "no fio in the VM"; return 1; }
+	case " $SMB_JOBS " in
+	*" dbench-"*)
+		{ command -v dbench >/dev/null &&
+		  xzcat /usr/share/dbench/client.txt.xz >"$DBENCH_LOAD"; } ||
+			{ say "no dbench or no /usr/share/dbench/client.txt.xz in the VM"; return 1; }
+		say "$(dbench -v 2>&1 | head -n 1), load $DBENCH_LOAD ($(wc -l <"$DBENCH_LOAD") lines)" ;;
+	esac
 	# A device not measured is removed: our cifs sizes its I/O to what a
 	# registration covers on every usable device (smbdx_reg_len_floor()),
 	# and siw's MRs are a page shorter than rxe's.
@@ -357,7 +663,7 @@ main() {
 			*) say "unknown device $_d"; return 1 ;;
 			esac
 			# shellcheck disable=SC2086 # a list of words
-			for _p in $(rotate $(( round - 1 )) $SMB_PAIRS); do
+			for _p in $(pair_order "$round" $SMB_PAIRS); do
 				bench_pair "$_dn" "$_da" "$_p"
 			done
 		done
