@@ -15,7 +15,9 @@
  * descriptor when page-aligned and in two when not, with remote
  * invalidation of the first; pool exhaustion makes SMBDX_REG_NOWAIT fail with -EAGAIN
  * and a blocking registration wait until an MR comes back; a registration
- * needing more MRs than the pool has is refused; bad descriptors and a
+ * needing more MRs than the pool has is refused; a buffer in pieces with
+ * gaps, more descriptors than allowed, is registered as a bounce copy with
+ * SMBDX_REG_BOUNCE, the data checked both ways; bad descriptors and a
  * size above MaxReadWriteSize are local errors that keep the connection;
  * a connection destroyed with registrations outstanding releases them
  * (kmemleak, run by the VM runner afterwards, checks the rest).
@@ -1049,6 +1051,12 @@ static void smbdx_rdma_two_descriptors(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, smbdx_test_stat(p.cli, SMBDX_STAT_MR_DESCS),
 				descs0 + 2);
 		rl_check_descs(test, reg, len);
+		/*
+		 * Posted, not waited for: the descriptors must reach the peer
+		 * in a message posted after the REG_MRs, as cifs's request
+		 * does, or its access may arrive first (seen on rxe).
+		 */
+		rl_peer_reply(test, p.cli, p.srvc);
 		if (write)
 			rl_fill(tmp, len, 90);
 		else
@@ -1251,6 +1259,190 @@ static void smbdx_rdma_teardown_outstanding(struct kunit *test)
 	(void)srvc;
 }
 
+/* Three 2000-byte pieces, each 100 bytes into a page of its own. */
+#define RL_GAP_PIECES	3
+#define RL_GAP_OFF	100
+#define RL_GAP_LEN	2000
+#define RL_GAP_TOTAL	(RL_GAP_PIECES * RL_GAP_LEN)
+
+static void rl_free_page(void *page)
+{
+	__free_page((struct page *)page);
+}
+
+static void rl_fault_disarm(void *data)
+{
+	smbdx_fault_arm(SMBDX_FAULT_REG_ALLOC, 0);
+}
+
+/*
+ * The gapped buffer of rl_bounce_one() as an iterator: kvecs into a
+ * vmalloc area of three pages, or bvecs of three separate pages.
+ */
+static void rl_gap_iter(struct iov_iter *it, bool kvec, u8 *area,
+			struct kvec *kv, struct bio_vec *bv, struct page **pages,
+			unsigned int dir)
+{
+	u32 i;
+
+	for (i = 0; i < RL_GAP_PIECES; i++) {
+		kv[i].iov_base = area + i * PAGE_SIZE + RL_GAP_OFF;
+		kv[i].iov_len = RL_GAP_LEN;
+		bvec_set_page(&bv[i], pages[i], RL_GAP_LEN, RL_GAP_OFF);
+	}
+	if (kvec)
+		iov_iter_kvec(it, dir, kv, RL_GAP_PIECES, RL_GAP_TOTAL);
+	else
+		iov_iter_bvec(it, dir, bv, RL_GAP_PIECES, RL_GAP_TOTAL);
+}
+
+/* Copy the gapped buffer's bytes to or from @flat (RL_GAP_TOTAL bytes). */
+static void rl_gap_copy(bool kvec, u8 *area, struct page **pages, u8 *flat,
+			bool into_buf)
+{
+	u32 i;
+
+	for (i = 0; i < RL_GAP_PIECES; i++) {
+		u8 *piece = kvec ? area + i * PAGE_SIZE + RL_GAP_OFF :
+				   page_address(pages[i]) + RL_GAP_OFF;
+
+		if (into_buf)
+			memcpy(piece, flat + i * RL_GAP_LEN, RL_GAP_LEN);
+		else
+			memcpy(flat + i * RL_GAP_LEN, piece, RL_GAP_LEN);
+	}
+}
+
+/*
+ * One direction of smbdx_rdma_bounce() on one kind of iterator: refused
+ * without SMBDX_REG_BOUNCE, registered as a copy with it (one descriptor,
+ * counted), the peer's RDMA moves the data, and after deregistration the
+ * buffer holds what the peer wrote where it wrote and its own bytes
+ * elsewhere (the peer writes all but the last 1000 bytes).
+ */
+static void rl_bounce_one(struct kunit *test, struct tl_pair *p, bool kvec,
+			  bool write)
+{
+	const char *what = kvec ? (write ? "kvec, peer writes" : "kvec, peer reads") :
+				  (write ? "bvec, peer writes" : "bvec, peer reads");
+	unsigned int acc = write ? SMBDX_REG_REMOTE_WRITE : SMBDX_REG_REMOTE_READ;
+	unsigned int dir = write ? ITER_DEST : ITER_SOURCE;
+	u32 part = write ? RL_GAP_TOTAL - 1000 : RL_GAP_TOTAL;
+	struct kvec kv[RL_GAP_PIECES];
+	struct bio_vec bv[RL_GAP_PIECES];
+	struct page *pages[RL_GAP_PIECES];
+	u8 *area = NULL, *tmp, *want;
+	u64 regs0, bounced0, bbytes0, fail0;
+	struct smbdx_reg *reg;
+	struct iov_iter it;
+	u32 n, i;
+
+	tmp = tl_kvmalloc(test, RL_GAP_TOTAL);
+	want = tl_kvmalloc(test, RL_GAP_TOTAL);
+	if (kvec)
+		area = tl_kvmalloc(test, RL_GAP_PIECES * PAGE_SIZE);
+	for (i = 0; i < RL_GAP_PIECES; i++) {
+		/* Pages from the allocator are rarely adjacent: real gaps. */
+		pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		KUNIT_ASSERT_NOT_NULL(test, pages[i]);
+		KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, rl_free_page,
+								pages[i]), 0);
+	}
+	rl_fill(want, RL_GAP_TOTAL, 7);
+	rl_gap_copy(kvec, area, pages, want, true);
+
+	/* Three MRs are needed, two allowed: refused without a copy. */
+	regs0 = smbdx_test_stat(p->cli, SMBDX_STAT_MR_REGISTRATIONS);
+	rl_gap_iter(&it, kvec, area, kv, bv, pages, dir);
+	reg = smbdx_register(p->cli, &it, acc | SMBDX_REG_MAX_DESCS(2));
+	KUNIT_EXPECT_EQ_MSG(test, PTR_ERR_OR_ZERO(reg), -EMSGSIZE, "%s", what);
+	if (!IS_ERR(reg))
+		smbdx_deregister(reg);
+
+	/* No pages for the copy: -ENOMEM, no retry, the connection lives. */
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, rl_fault_disarm,
+							NULL), 0);
+	fail0 = smbdx_test_stat(p->cli, SMBDX_STAT_MR_REG_FAILED);
+	smbdx_fault_arm(SMBDX_FAULT_REG_ALLOC, 1);
+	rl_gap_iter(&it, kvec, area, kv, bv, pages, dir);
+	reg = smbdx_register(p->cli, &it, acc | SMBDX_REG_BOUNCE |
+			     SMBDX_REG_MAX_DESCS(2));
+	smbdx_fault_arm(SMBDX_FAULT_REG_ALLOC, 0);
+	KUNIT_EXPECT_EQ_MSG(test, PTR_ERR_OR_ZERO(reg), -ENOMEM, "%s", what);
+	if (!IS_ERR(reg))
+		smbdx_deregister(reg);
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p->cli, SMBDX_STAT_MR_REG_FAILED),
+			fail0 + 1);
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p->cli, SMBDX_STAT_MR_REGISTRATIONS),
+			regs0);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p->cli), 0);
+
+	/* With SMBDX_REG_BOUNCE: a copy, in one descriptor. */
+	bounced0 = smbdx_test_stat(p->cli, SMBDX_STAT_MR_BOUNCED);
+	bbytes0 = smbdx_test_stat(p->cli, SMBDX_STAT_MR_BOUNCED_BYTES);
+	rl_gap_iter(&it, kvec, area, kv, bv, pages, dir);
+	reg = smbdx_register(p->cli, &it, acc | SMBDX_REG_BOUNCE |
+			     SMBDX_REG_MAX_DESCS(2));
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(reg), "%s: smbdx_register: %ld",
+			       what, PTR_ERR(reg));
+	KUNIT_EXPECT_EQ(test, iov_iter_count(&it), (size_t)0);
+	KUNIT_EXPECT_EQ(test, smbdx_reg_len(reg), (u32)RL_GAP_TOTAL);
+	smbdx_reg_descs(reg, &n);
+	KUNIT_EXPECT_EQ_MSG(test, n, 1U, "%s", what);
+	rl_check_descs(test, reg, RL_GAP_TOTAL);
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p->cli, SMBDX_STAT_MR_BOUNCED),
+			bounced0 + 1);
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p->cli, SMBDX_STAT_MR_BOUNCED_BYTES),
+			bbytes0 + RL_GAP_TOTAL);
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p->cli, SMBDX_STAT_MR_REGISTRATIONS),
+			regs0 + 1);
+
+	if (write) {
+		rl_fill(tmp, part, 8);
+		KUNIT_EXPECT_EQ(test, rl_peer_io(p->srvc, reg, 0, tmp, part, true), 0);
+		rl_peer_reply(test, p->srvc, p->cli);
+		KUNIT_EXPECT_EQ(test, smbdx_deregister(reg), 0);
+		rl_fill(want, part, 8);
+	} else {
+		memset(tmp, 0, RL_GAP_TOTAL);
+		KUNIT_EXPECT_EQ(test, rl_peer_io(p->srvc, reg, 0, tmp, part, false), 0);
+		KUNIT_EXPECT_EQ(test, smbdx_deregister(reg), 0);
+		KUNIT_EXPECT_EQ_MSG(test, memcmp(tmp, want, RL_GAP_TOTAL), 0,
+				    "%s: the peer read other bytes", what);
+	}
+	/* The caller's buffer: the peer's bytes where it wrote, else its own. */
+	memset(tmp, 0, RL_GAP_TOTAL);
+	rl_gap_copy(kvec, area, pages, tmp, false);
+	KUNIT_EXPECT_EQ_MSG(test, memcmp(tmp, want, RL_GAP_TOTAL), 0,
+			    "%s: the buffer after deregistration differs", what);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p->cli), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p->srvc), 0);
+}
+
+/*
+ * SMBDX_REG_BOUNCE, as our cifs registers an O_DIRECT READ's or WRITE's
+ * user buffer: three 2000-byte pieces, each 100 bytes into a page of its
+ * own, need three MRs (an MR cannot describe a gap), more than the two
+ * descriptors cifs can send. Without the flag the registration is refused
+ * (cifs then retried the I/O for ever); with it the pieces are copied into
+ * two kernel pages registered in one descriptor, the peer's RDMA Read sees
+ * the data and its RDMA Write lands in the caller's pieces at
+ * deregistration, for kvec and bvec iterators; a copy whose pages cannot
+ * be allocated fails with -ENOMEM and leaves the connection working. The
+ * stock 6.12 cifs has no such fallback (it registers one MR per I/O and
+ * retries a buffer that does not fit, Documentation/interop.rst).
+ */
+static void smbdx_rdma_bounce(struct kunit *test)
+{
+	struct tl_pair p;
+
+	tl_pair_up(test, &p, NULL, NULL);
+	rl_bounce_one(test, &p, false, true);
+	rl_bounce_one(test, &p, false, false);
+	rl_bounce_one(test, &p, true, true);
+	rl_bounce_one(test, &p, true, false);
+}
+
 static struct kunit_case smbdx_rdma_live_cases[] = {
 	KUNIT_CASE_PARAM_ATTR(smbdx_rdma_sizes, tl_dev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
@@ -1265,6 +1457,7 @@ static struct kunit_case smbdx_rdma_live_cases[] = {
 	KUNIT_CASE_PARAM(smbdx_rdma_pool_exhaustion, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_rdma_one_descriptor, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_rdma_two_descriptors, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbdx_rdma_bounce, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_rdma_local_errors, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_rdma_teardown_outstanding, tl_dev_gen_params),
 	{}

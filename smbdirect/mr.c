@@ -21,6 +21,18 @@
  * connection and smbdx_deregister() reports it, after waiting for the
  * chain's completion. The registration's Buffer Descriptor V1 array has
  * one entry per MR, in buffer order, with only the access asked for.
+ *
+ * Bounce copies: a buffer that needs more MRs than SMBDX_REG_MAX_DESCS()
+ * allows (gaps between its pieces) is refused with -EMSGSIZE, unless the
+ * caller asked for SMBDX_REG_BOUNCE. Then, if a page-aligned copy of its
+ * length fits, smbdx_register() allocates that many kernel pages
+ * (struct smbdx_bounce, at most MaxReadWriteSize bytes and max_descs MRs'
+ * worth), copies the caller's data into them and registers those instead.
+ * With SMBDX_REG_REMOTE_WRITE, smbdx_deregister() copies the pages back
+ * into the caller's iterator once the peer has lost access and the pages
+ * are unmapped (bytes the peer did not write come back unchanged, as they
+ * were copied in). Allocation failure fails the call with -ENOMEM; nothing
+ * is retried here.
  * REG_MR and LOCAL_INV chains complete through different entries (@reg_cqe,
  * @cqe), so a late REG_MR completion is never taken for the LOCAL_INV's.
  *
@@ -56,7 +68,9 @@
  * by a flush: its MRs are marked LOST and its registration is handed to
  * the connection, and both are released at teardown after the drain.
  * Registrations still held when the connection is torn down are unmapped
- * then; smbdx_deregister() on them only frees the handle.
+ * then; smbdx_deregister() on them only frees the handle (and copies a
+ * bounce copy back: its pages are freed with the handle, never by
+ * teardown, but for an orphan's).
  */
 
 #include <linux/module.h>
@@ -70,6 +84,24 @@
 #include "trace.h"
 
 /**
+ * struct smbdx_bounce - kernel pages registered in place of a caller's buffer
+ * @pages: the pages, each full but the last
+ * @npages: entries of @pages
+ * @orig: the caller's iterator as it was at registration (a shallow
+ *	copy: its array and memory are the caller's)
+ * @copy_back: copy the pages into @orig at deregistration
+ *	(SMBDX_REG_REMOTE_WRITE: the peer writes into them)
+ *
+ * Owned by its registration; freed with it (smbdx_reg_free()).
+ */
+struct smbdx_bounce {
+	struct page **pages;
+	u32 npages;
+	struct iov_iter orig;
+	bool copy_back;
+};
+
+/**
  * struct smbdx_reg - a registered buffer (opaque to the upper layer)
  * @conn: connection; a reference is held
  * @node: entry in conn->mr.regs (under conn->lock)
@@ -78,6 +110,7 @@
  * @dir: DMA direction
  * @len: registered bytes
  * @orphan: the owner gave it up after a partial post; teardown frees it
+ * @bounce: the copy registered in place of the caller's buffer, if any
  * @done: the signaled end of the LOCAL_INV chain completed
  * @reg_done: the signaled end of the REG_MR chain completed
  * @reg_wait: the REG_MR chain was posted and nobody waited for it yet
@@ -100,6 +133,7 @@ struct smbdx_reg {
 	enum dma_data_direction dir;
 	u32 len;
 	bool orphan;
+	struct smbdx_bounce bounce;
 	struct completion done;
 	struct completion reg_done;
 	bool reg_wait;
@@ -335,10 +369,88 @@ static void smbdx_reg_unmap(struct smbdx_reg *reg)
 	smbdx_sgt_free(&reg->sgt);
 }
 
+static void smbdx_bounce_free(struct smbdx_bounce *bb)
+{
+	u32 i;
+
+	for (i = 0; bb->pages && i < bb->npages; i++)
+		if (bb->pages[i])
+			__free_page(bb->pages[i]);
+	kvfree(bb->pages);
+	bb->pages = NULL;
+	bb->npages = 0;
+}
+
+/*
+ * A copy of @len bytes of @orig in fresh pages, described by @sgt (an
+ * unmapped table, one entry per page). The caller's data is copied in
+ * whatever the direction: the peer reads it (REMOTE_READ), or writes over
+ * it and what it leaves is copied back unchanged (REMOTE_WRITE). The
+ * pages are taken without retrying hard or warning: under memory pressure
+ * the registration fails with -ENOMEM. Process context.
+ */
+static int smbdx_bounce_alloc(struct smbdx_bounce *bb,
+			      const struct iov_iter *orig, size_t len,
+			      unsigned int flags, struct sg_table *sgt)
+{
+	u32 n = DIV_ROUND_UP(len, PAGE_SIZE), i;
+	struct iov_iter src = *orig;
+	size_t left = len, chunk;
+	int rc;
+
+	bb->orig = *orig;
+	bb->copy_back = flags & SMBDX_REG_REMOTE_WRITE;
+	bb->pages = smbdx_fault(SMBDX_FAULT_REG_ALLOC) ? NULL :
+		    kvcalloc(n, sizeof(*bb->pages), GFP_KERNEL);
+	if (!bb->pages)
+		return -ENOMEM;
+	bb->npages = n;
+	rc = smbdx_sgt_alloc(sgt, n);
+	if (rc)
+		return rc;
+	/* Read from the caller's buffer even when it is a destination. */
+	src.data_source = ITER_SOURCE;
+	for (i = 0; i < n; i++) {
+		bb->pages[i] = alloc_page(GFP_KERNEL | __GFP_NORETRY |
+					  __GFP_NOWARN);
+		if (!bb->pages[i])
+			return -ENOMEM;
+		chunk = min_t(size_t, left, PAGE_SIZE);
+		if (copy_page_from_iter(bb->pages[i], 0, chunk, &src) != chunk)
+			return -EIO;
+		sg_set_page(&sgt->sgl[i], bb->pages[i], chunk, 0);
+		left -= chunk;
+	}
+	sgt->nents = n;
+	smbdx_sg_end(sgt);
+	return 0;
+}
+
+/* Copy a REMOTE_WRITE bounce copy into the caller's buffer; process context. */
+static void smbdx_bounce_copy_back(struct smbdx_reg *reg)
+{
+	struct smbdx_bounce *bb = &reg->bounce;
+	struct iov_iter dst = bb->orig;
+	size_t left = reg->len, chunk;
+	u32 i;
+
+	if (!bb->copy_back)
+		return;
+	dst.data_source = ITER_DEST;
+	for (i = 0; i < bb->npages && left; i++) {
+		chunk = min_t(size_t, left, PAGE_SIZE);
+		if (copy_page_to_iter(bb->pages[i], 0, chunk, &dst) != chunk)
+			break;
+		left -= chunk;
+	}
+	bb->copy_back = false;
+}
+
 static void smbdx_reg_free(struct smbdx_reg *reg)
 {
 	struct smbdx_conn *conn = reg->conn;
 
+	smbdx_bounce_free(&reg->bounce);
 	kfree(reg);
 	smbdx_conn_put(conn);
 }
@@ -600,6 +712,43 @@ static int smbdx_reg_wait(struct smbdx_conn *conn, struct smbdx_reg *reg)
 	return reg->wr_status ? smbdx_conn_wc_errno(conn) : 0;
 }
 
+/*
+ * The buffer in @sgt needs more than @max_descs MRs: replace it by a bounce
+ * copy (smbdx_bounce_alloc()) if one of @len bytes fits, mapped, with the
+ * MRs it needs in @need. At most MaxReadWriteSize bytes, and nothing is
+ * allocated for a copy that would not fit either. On failure the caller
+ * frees @bb; @sgt is then unmapped (or empty). Process context.
+ */
+static int smbdx_bounce_setup(struct smbdx_conn *conn, struct smbdx_bounce *bb,
+			      const struct iov_iter *orig, size_t len,
+			      unsigned int flags, u32 max_descs,
+			      struct sg_table *sgt, enum dma_data_direction dir,
+			      int *mapped, int *need)
+{
+	u32 n = DIV_ROUND_UP(len, PAGE_SIZE);
+	int rc;
+
+	ib_dma_unmap_sg(conn->ibdev, sgt->sgl, sgt->nents, dir);
+	smbdx_sgt_free(sgt);
+	*mapped = 0;
+	if (len > conn->params.max_read_write_size ||
+	    DIV_ROUND_UP(n, conn->mr.depth) > max_descs ||
+	    DIV_ROUND_UP(n, conn->limits.mr_max_entries) > max_descs)
+		return -EMSGSIZE;
+	rc = smbdx_bounce_alloc(bb, orig, len, flags, sgt);
+	if (rc)
+		return rc;
+	*mapped = ib_dma_map_sg(conn->ibdev, sgt->sgl, sgt->nents, dir);
+	if (!*mapped)
+		return -EIO;
+	*need = smbdx_frwr_count(sgt->sgl, *mapped, PAGE_SIZE, conn->mr.depth);
+	if (*need < 0)
+		return *need;
+	*need = max_t(int, *need, DIV_ROUND_UP(*mapped,
+					       conn->limits.mr_max_entries));
+	return *need > max_descs ? -EMSGSIZE : 0;
+}
+
 /* Map the pieces of the scatterlist onto reg->mrs and post the chain. */
 static int smbdx_reg_post(struct smbdx_conn *conn, struct smbdx_reg *reg,
 			  unsigned int flags)
@@ -675,7 +824,9 @@ static int smbdx_reg_post(struct smbdx_conn *conn, struct smbdx_reg *reg,
  *	SMBDX_REG_MAX_DESCS(n) when the buffer must be described by at most
  *	n Buffer Descriptors, SMBDX_REG_ONE_DESC by one (see
  *	smbdx_conn_info.max_reg_len); SMBDX_REG_POSTED to return once the
- *	registration is posted rather than completed (see below)
+ *	registration is posted rather than completed (see below);
+ *	SMBDX_REG_BOUNCE to register a copy of a buffer that needs more
+ *	descriptors than that (see below)
  *
  * The buffer is DMA-mapped and registered with as many fast-registration
  * MRs as its size and layout need (a gap between pages or more pages than
@@ -693,13 +844,26 @@ static int smbdx_reg_post(struct smbdx_conn *conn, struct smbdx_reg *reg,
  * (its owner hears of it as of any connection error, nothing stays
  * remotely accessible) and smbdx_deregister() returns the error.
  *
+ * With SMBDX_REG_BOUNCE, a buffer that SMBDX_REG_MAX_DESCS() descriptors
+ * cannot describe (its pieces have gaps, or it starts too far into its
+ * first page) is copied into freshly allocated kernel pages, which are
+ * registered instead, provided it is at most the connection's negotiated
+ * MaxReadWriteSize and the copy fits in those descriptors. With
+ * SMBDX_REG_REMOTE_WRITE, smbdx_deregister() copies the pages back into the
+ * buffer (bytes the peer did not write are unchanged): the memory @iter
+ * describes, and its bvec or kvec array, must then stay valid and be left
+ * alone until smbdx_deregister() returns, and the buffer holds the peer's
+ * data only from then on. The registration is counted in the
+ * mr_bounced_registrations and mr_bounced_bytes counters.
+ *
  * Context: process, may sleep.
  *
  * Return: the registration (smbdx_reg_descs() gives its Buffer Descriptor
  * V1 array; smbdx_deregister() ends it), or an ERR_PTR: -EINVAL (bad
  * flags, empty or user-backed buffer), -EMSGSIZE (needs more MRs than the
- * pool has, or than SMBDX_REG_MAX_DESCS() allows), -EAGAIN
- * (SMBDX_REG_NOWAIT and the pool is short), -ENOMEM,
+ * pool has, or than SMBDX_REG_MAX_DESCS() allows, also as a bounce copy),
+ * -EAGAIN (SMBDX_REG_NOWAIT and the pool is short), -ENOMEM (also when
+ * the pages of a bounce copy could not be had: not retried),
  * or the connection's error, also when the registration's work requests
  * failed or were flushed (the connection is then terminated and nothing
  * stays remotely accessible): -EIO if the provider failed the
@@ -712,6 +876,7 @@ struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
 	size_t len = iov_iter_count(iter);
 	enum dma_data_direction dir;
 	struct smbdx_reg *reg = NULL;
+	struct smbdx_bounce bb = {};
 	struct iov_iter copy;
 	struct sg_table sgt;
 	int npages, need, mapped, rc;
@@ -723,7 +888,7 @@ struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
 	    !(flags & (SMBDX_REG_REMOTE_READ | SMBDX_REG_REMOTE_WRITE)) ||
 	    (flags & ~(SMBDX_REG_REMOTE_READ | SMBDX_REG_REMOTE_WRITE |
 		       SMBDX_REG_NOWAIT | SMBDX_REG_DESCS_MASK |
-		       SMBDX_REG_POSTED)))
+		       SMBDX_REG_POSTED | SMBDX_REG_BOUNCE)))
 		return ERR_PTR(-EINVAL);
 	rc = smbdx_conn_enter(conn, false);
 	if (rc)
@@ -762,8 +927,17 @@ struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
 	need = max_t(int, need, DIV_ROUND_UP(mapped,
 					     conn->limits.mr_max_entries));
 	if (max_descs && need > max_descs) {
-		rc = -EMSGSIZE;
-		goto out_unmap;
+		if (!(flags & SMBDX_REG_BOUNCE)) {
+			rc = -EMSGSIZE;
+			goto out_unmap;
+		}
+		rc = smbdx_bounce_setup(conn, &bb, &copy, len, flags, max_descs,
+					&sgt, dir, &mapped, &need);
+		if (rc) {
+			if (mapped)
+				goto out_unmap;
+			goto out_sg;
+		}
 	}
 	/* More than the pool has: smbdx_mr_take() says -EMSGSIZE. */
 	reg = smbdx_fault(SMBDX_FAULT_REG_ALLOC) ? NULL :
@@ -778,6 +952,9 @@ struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
 	reg->sgt = sgt;
 	reg->mapped = mapped;
 	reg->dir = dir;
+	/* The registration owns the bounce pages (if any) from here on. */
+	reg->bounce = bb;
+	memset(&bb, 0, sizeof(bb));
 	INIT_LIST_HEAD(&reg->node);
 	init_completion(&reg->done);
 	init_completion(&reg->reg_done);
@@ -830,6 +1007,10 @@ struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
 	smbdx_stat_inc(conn, SMBDX_STAT_MR_REGISTRATIONS);
 	smbdx_stat_add(conn, SMBDX_STAT_MR_REGISTERED_BYTES, len);
 	smbdx_stat_add(conn, SMBDX_STAT_MR_DESCS, reg->nmrs);
+	if (reg->bounce.pages) {
+		smbdx_stat_inc(conn, SMBDX_STAT_MR_BOUNCED);
+		smbdx_stat_add(conn, SMBDX_STAT_MR_BOUNCED_BYTES, len);
+	}
 	smbdx_conn_leave(conn);
 	return reg;
 
@@ -845,6 +1026,7 @@ out_unmap:
 	ib_dma_unmap_sg(conn->ibdev, sgt.sgl, sgt.nents, dir);
 out_sg:
 	smbdx_sgt_free(&sgt);
+	smbdx_bounce_free(&bb);
 out_failed:
 	smbdx_stat_inc(conn, SMBDX_STAT_MR_REG_FAILED);
 	smbdx_conn_leave(conn);
@@ -979,7 +1161,9 @@ static void smbdx_reg_fence(struct smbdx_conn *conn, struct smbdx_reg *reg,
  * When it returns, the peer can no longer access the buffer with any of
  * the registration's descriptors, and the buffer is unmapped. If the
  * connection was already torn down, teardown did all this and the call
- * only frees @reg.
+ * only frees @reg. A bounce copy (SMBDX_REG_BOUNCE) of a buffer the peer
+ * could write is then copied into the caller's buffer, in every case, so
+ * the data is there when this returns.
  *
  * Context: process, may sleep. Each registration is deregistered once.
  *
@@ -1001,6 +1185,8 @@ int smbdx_deregister(struct smbdx_reg *reg)
 	if (smbdx_conn_enter(conn, true)) {
 		/* Teardown has (or is about to have) released it all. */
 		wait_event(conn->wq, READ_ONCE(conn->mr.released) || !conn->mr.pool);
+		/* Unmapped by teardown: the peer's data is in the pages. */
+		smbdx_bounce_copy_back(reg);
 		smbdx_reg_free(reg);
 		return 0;
 	}
@@ -1010,7 +1196,18 @@ int smbdx_deregister(struct smbdx_reg *reg)
 	if (rc)
 		smbdx_reg_fence(conn, reg, rc);
 	if (rc && reg->orphan) {
-		/* Left to teardown, which unmaps it after the drain. */
+		/*
+		 * Left to teardown, which unmaps and frees it after the drain
+		 * but not before this call leaves the connection. The QP is in
+		 * error, so the peer no longer writes: hand over what it wrote.
+		 */
+		if (reg->bounce.copy_back && reg->mapped) {
+			if (!ib_uses_virt_dma(conn->ibdev))
+				dma_sync_sg_for_cpu(conn->ibdev->dma_device,
+						    reg->sgt.sgl,
+						    reg->sgt.nents, reg->dir);
+			smbdx_bounce_copy_back(reg);
+		}
 		smbdx_conn_leave(conn);
 		return rc;
 	}
@@ -1018,6 +1215,8 @@ int smbdx_deregister(struct smbdx_reg *reg)
 	list_del_init(&reg->node);
 	spin_unlock_bh(&conn->lock);
 	smbdx_reg_unmap(reg);
+	/* Unmapped, and the peer has lost access: the data is final. */
+	smbdx_bounce_copy_back(reg);
 	smbdx_mr_put_all(reg);
 	smbdx_conn_leave(conn);
 	smbdx_reg_free(reg);

@@ -215,6 +215,12 @@ u32 smbdx_reg_len_floor(void);
 #define SMBDX_REG_NOWAIT		0x4	/* -EAGAIN instead of waiting for MRs */
 #define SMBDX_REG_POSTED		0x10	/* return once posted, not completed */
 /*
+ * A buffer that needs more descriptors than SMBDX_REG_MAX_DESCS() allows
+ * (pieces with gaps) is copied into kernel pages, which are registered
+ * instead (see smbdx_register()).
+ */
+#define SMBDX_REG_BOUNCE		0x20
+/*
  * -EMSGSIZE if the buffer needs more than @n Buffer Descriptors (MRs); @n
  * above 255 counts as 255; without it (or with 0) as many as the
  * connection's pool holds.

@@ -405,6 +405,55 @@ sys.exit(0 if done == n else 1)
 EOF_PY
 }
 
+# gapped_io write|read FILE DATA: one O_DIRECT writev() of the first 6000
+# bytes of DATA to FILE (or one readv() of 6000 bytes of FILE into DATA) in
+# three 2000-byte pieces, each 100 bytes into a page of its own, so that
+# cifs's buffer has gaps between its pieces (an MR cannot describe a gap:
+# three MRs). Fails if the call moves fewer bytes.
+gapped_io() {
+	python3 - "$@" <<'EOF_PY'
+import mmap, os, sys
+op, path, data = sys.argv[1:4]
+ps, off, n = mmap.PAGESIZE, 100, 2000
+buf = mmap.mmap(-1, 3 * ps)
+views = [memoryview(buf)[i * ps + off:i * ps + off + n] for i in range(3)]
+if op == "write":
+    with open(data, "rb") as f:
+        src = f.read(3 * n)
+    for i, v in enumerate(views):
+        v[:] = src[i * n:(i + 1) * n]
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_DIRECT, 0o644)
+    done = os.writev(fd, views)
+else:
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECT)
+    done = os.readv(fd, views)
+    with open(data, "wb") as f:
+        f.write(b"".join(bytes(v) for v in views)[:done])
+os.close(fd)
+sys.exit(0 if done == 3 * n else 1)
+EOF_PY
+}
+
+# in_time SECONDS CMD...: run CMD, at most SECONDS; return its status, or
+# 124 if it was still running then. It is sent SIGKILL but not waited for:
+# a task stuck in a syscall may not die, and the test must fail, not hang.
+in_time() {
+	_it_n=$(($1 * 5))
+	shift
+	"$@" &
+	_it_p=$!
+	while [ "$_it_n" -gt 0 ] && [ -d "/proc/$_it_p" ] &&
+	      ! grep -qs '^State:[[:space:]]*Z' "/proc/$_it_p/status"; do
+		sleep 0.2
+		_it_n=$((_it_n - 1))
+	done
+	if [ "$_it_n" -le 0 ]; then
+		kill -KILL "$_it_p" 2>/dev/null
+		return 124
+	fi
+	wait "$_it_p"
+}
+
 # since T0: seconds since T0 (a first field of /proc/uptime), two decimals
 since() {
 	awk -v a="$1" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.2f", b - a }'

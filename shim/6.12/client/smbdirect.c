@@ -34,7 +34,11 @@
  *    with its server lock held.
  *  - smbd_register_mr() registers a READ's buffer for the server's RDMA
  *    Write (cifs passes writing=true) and a WRITE's for its RDMA Read, in
- *    at most max_descs descriptors (SMBDX_REG_MAX_DESCS()), without waiting
+ *    at most max_descs descriptors (SMBDX_REG_MAX_DESCS()), a buffer that
+ *    needs more (an O_DIRECT user buffer in pieces with gaps) as a copy
+ *    (SMBDX_REG_BOUNCE; smbdx_deregister() copies a READ's data back, and
+ *    cifs deregisters a READ's buffer in its callback before netfs sees
+ *    the data), without waiting
  *    for the registration to complete (SMBDX_REG_POSTED: the request that
  *    carries the descriptors is posted after it on the same send queue, and
  *    a failed registration ends the connection); smbd_mr_put_descs() copies
@@ -526,8 +530,9 @@ int smbd_send(struct TCP_Server_Info *server, int num_rqst,
  *
  * The buffer must fit in the connection's max_descs descriptors: cifs
  * sizes its I/O with the MaxReadWriteSize and max_frmr_depth
- * smbd_get_connection() published; a buffer with gaps that needs more
- * fails (as with the stock cifs).
+ * smbd_get_connection() published; a buffer with gaps that needs more is
+ * registered as a copy (SMBDX_REG_BOUNCE), which the stock cifs cannot do
+ * (it retries such an I/O for ever, Documentation/interop.rst).
  *
  * cifs does not hold its server lock here, so a reconnection may replace
  * or destroy the connection at any time. The connection is therefore read
@@ -539,23 +544,28 @@ int smbd_send(struct TCP_Server_Info *server, int num_rqst,
  * Context: process, may sleep (until enough MRs are free, or the
  * connection is lost).
  *
- * Return: the registration, or NULL on failure, among them no connection
- * (cifs retries the I/O).
+ * Return: the registration, or an ERR_PTR that smb2pdu.c
+ * (cifs-rdma-descs.patch) makes the I/O's result: -EAGAIN when there is no
+ * connection or it was lost (cifs reconnects and retries the I/O), -ENOMEM
+ * when memory was short (a bounce copy's pages, an MR), -EIO when the
+ * buffer cannot be registered at all; these end the I/O rather than have
+ * netfs issue it again for ever.
  */
 struct smbd_mr *smbd_register_mr_at(struct smbd_connection **slot,
 				    struct iov_iter *iter, bool writing,
 				    bool need_invalidate)
 {
-	unsigned int flags = SMBDX_REG_POSTED;
+	unsigned int flags = SMBDX_REG_POSTED | SMBDX_REG_BOUNCE;
 	struct smbd_connection *info;
 	struct smbdx_reg *reg;
 	struct smbd_mr *mr;
+	int rc;
 
 	smbd_fault_hold();
 	flags |= writing ? SMBDX_REG_REMOTE_WRITE : SMBDX_REG_REMOTE_READ;
 	mr = kzalloc(sizeof(*mr), GFP_NOFS);
 	if (!mr)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	rcu_read_lock();
 	info = READ_ONCE(*slot);
 	if (info)
@@ -563,17 +573,23 @@ struct smbd_mr *smbd_register_mr_at(struct smbd_connection **slot,
 	rcu_read_unlock();
 	if (!info) {
 		kfree(mr);
-		return NULL;
+		return ERR_PTR(-EAGAIN);
 	}
 	flags |= SMBDX_REG_MAX_DESCS(info->max_descs);
 	reg = smbdx_register(info->conn, iter, flags);
-	kref_put(&info->ref, smbd_release);
 	if (IS_ERR(reg)) {
-		cifs_dbg(FYI, "SMB Direct registration failed: %ld\n",
-			 PTR_ERR(reg));
+		rc = PTR_ERR(reg);
+		cifs_dbg(FYI, "SMB Direct registration failed: %d\n", rc);
+		if (rc == -EAGAIN || rc == -ENOTCONN ||
+		    smbdx_conn_error(info->conn))
+			rc = -EAGAIN;
+		else if (rc != -ENOMEM)
+			rc = -EIO;
+		kref_put(&info->ref, smbd_release);
 		kfree(mr);
-		return NULL;
+		return ERR_PTR(rc);
 	}
+	kref_put(&info->ref, smbd_release);
 	mr->reg = reg;
 	return mr;
 }
