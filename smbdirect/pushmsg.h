@@ -32,8 +32,7 @@
 
 struct smbdx_caps;
 
-/* Data Transfer Flags bit of a push-mode control message (MS-SMBD reserved). */
-#define SMBDX_FLAG_PUSH			0x8000
+/* SMBDX_FLAG_PUSH, the Data Transfer Flags bit, is in <smbdirect/pdu.h>. */
 
 /* The body, version 1: exactly SMBDX_PUSHMSG_LEN octets, little-endian. */
 #define SMBDX_PUSHMSG_VERSION		1
