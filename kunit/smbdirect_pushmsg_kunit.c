@@ -776,6 +776,8 @@ static void push_commit_access_exhaustive(struct kunit *test)
 
 static void push_status_errno(struct kunit *test)
 {
+	int i;
+
 	KUNIT_EXPECT_EQ(test, smbdx_push_status_errno(SMBDX_PUSH_ST_OK), 0);
 	KUNIT_EXPECT_EQ(test, smbdx_push_status_errno(SMBDX_PUSH_ST_RANGE), -ERANGE);
 	KUNIT_EXPECT_EQ(test, smbdx_push_status_errno(SMBDX_PUSH_ST_ALIGN), -EINVAL);
@@ -789,7 +791,13 @@ static void push_status_errno(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test,
 			   smbdx_pushmsg_verdict_name(SMBDX_PUSHMSG_E_UNNEGOTIATED),
 			   "unnegotiated");
+	KUNIT_EXPECT_STREQ(test,
+			   smbdx_pushmsg_verdict_name(SMBDX_PUSHMSG_E_INVALIDATE),
+			   "invalidate");
 	KUNIT_EXPECT_STREQ(test, smbdx_pushmsg_verdict_name(100), "unknown");
+	/* Every verdict has a name. */
+	for (i = SMBDX_PUSHMSG_OK; i <= SMBDX_PUSHMSG_E_UNNEGOTIATED; i++)
+		KUNIT_EXPECT_STRNEQ(test, smbdx_pushmsg_verdict_name(i), "unknown");
 }
 
 /* ---- the push mode of a connection ---------------------------------------- */

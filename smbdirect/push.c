@@ -493,6 +493,8 @@ __smbdx_push_recv_ack(struct smbdx_conn *conn, const struct smbdx_pushmsg *m)
  * @body: the message's payload, inside the receive buffer
  * @di: its Data Transfer header (smbdx_data_decode() accepted it and the
  *	credit engine took its credits)
+ * @invalidated: it came with Send with Invalidate (the receive path has
+ *	marked the MR): never done with a control message, so an error
  *
  * Never delivered to the upper layer. Anything wrong with it ends the
  * connection with a push_* cause.
@@ -500,7 +502,7 @@ __smbdx_push_recv_ack(struct smbdx_conn *conn, const struct smbdx_pushmsg *m)
  * Context: the receive completion (softirq), conn->lock held.
  */
 void __smbdx_push_recv(struct smbdx_conn *conn, const void *body,
-		       const struct smbdx_data_info *di)
+		       const struct smbdx_data_info *di, bool invalidated)
 {
 	enum smbdx_pushmsg_verdict v;
 	struct smbdx_pushmsg m;
@@ -510,6 +512,8 @@ void __smbdx_push_recv(struct smbdx_conn *conn, const void *body,
 	__smbdx_push_setup(conn);
 	if (!conn->push.mode.active) {
 		v = SMBDX_PUSHMSG_E_UNNEGOTIATED;
+	} else if (invalidated) {
+		v = SMBDX_PUSHMSG_E_INVALIDATE;
 	} else {
 		v = smbdx_pushmsg_frame(di);
 		if (!v)

@@ -242,6 +242,7 @@ const char *smbdx_pushmsg_verdict_name(enum smbdx_pushmsg_verdict v)
 		[SMBDX_PUSHMSG_E_FLAGS] = "flags",
 		[SMBDX_PUSHMSG_E_FIELDS] = "fields",
 		[SMBDX_PUSHMSG_E_STATUS] = "status",
+		[SMBDX_PUSHMSG_E_INVALIDATE] = "invalidate",
 		[SMBDX_PUSHMSG_E_SEQ] = "sequence",
 		[SMBDX_PUSHMSG_E_TOO_MANY] = "too_many",
 		[SMBDX_PUSHMSG_E_UNNEGOTIATED] = "unnegotiated",

@@ -116,6 +116,8 @@ enum smbdx_push_status {
  * @SMBDX_PUSHMSG_E_FIELDS: a field the type (or its flags) does not use is
  *	not zero, or a flushed range is empty
  * @SMBDX_PUSHMSG_E_STATUS: a status in a request, or an unknown status
+ * @SMBDX_PUSHMSG_E_INVALIDATE: sent with Send with Invalidate (a control
+ *	message never is)
  * @SMBDX_PUSHMSG_E_SEQ: a request out of sequence, or an answer to no
  *	outstanding request
  * @SMBDX_PUSHMSG_E_TOO_MANY: more outstanding requests than allowed
@@ -131,6 +133,7 @@ enum smbdx_pushmsg_verdict {
 	SMBDX_PUSHMSG_E_FLAGS,
 	SMBDX_PUSHMSG_E_FIELDS,
 	SMBDX_PUSHMSG_E_STATUS,
+	SMBDX_PUSHMSG_E_INVALIDATE,
 	SMBDX_PUSHMSG_E_SEQ,
 	SMBDX_PUSHMSG_E_TOO_MANY,
 	SMBDX_PUSHMSG_E_UNNEGOTIATED,

@@ -351,8 +351,8 @@ static void smbdx_recv_data(struct smbdx_conn *conn, struct smbdx_recv_io *rio,
 		smbdx_mr_remote_invalidated(conn, wc->ex.invalidate_rkey);
 	}
 	if (push) {
-		conn->recv.inv_pending = false;
-		__smbdx_push_recv(conn, (u8 *)rio->buf + di.data_offset, &di);
+		__smbdx_push_recv(conn, (u8 *)rio->buf + di.data_offset, &di,
+				  wc->wc_flags & IB_WC_WITH_INVALIDATE);
 		return;
 	}
 	if (place.state == SMBDX_REASM_EMPTY) {

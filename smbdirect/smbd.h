@@ -902,7 +902,7 @@ void smbdx_push_init(struct smbdx_conn *conn);
 void smbdx_push_free(struct smbdx_conn *conn);
 u8 smbdx_push_local_flags(void);
 void __smbdx_push_recv(struct smbdx_conn *conn, const void *body,
-		       const struct smbdx_data_info *di);
+		       const struct smbdx_data_info *di, bool invalidated);
 void __smbdx_push_posted(struct smbdx_conn *conn, u8 type);
 
 /* ---- timer.c ---- */
