@@ -855,7 +855,7 @@ struct smbdx_push_region *smbdx_push_register(struct smbdx_conn *conn,
 	struct smbdx_push_region *r;
 	struct iov_iter it;
 	int npages, rc;
-	u32 n;
+	u32 n, id = 0;
 
 	might_sleep();
 	if (!len || len > U32_MAX || user_backed_iter(iter) || !access ||
@@ -876,8 +876,10 @@ struct smbdx_push_region *smbdx_push_register(struct smbdx_conn *conn,
 		else
 			rc = 0;
 	}
-	if (!rc)
+	if (!rc) {
 		p->nregions++;
+		id = ++p->next_region;	/* never reused, even if this fails */
+	}
 	spin_unlock_bh(&conn->lock);
 	if (rc)
 		return ERR_PTR(rc);
@@ -923,7 +925,7 @@ struct smbdx_push_region *smbdx_push_register(struct smbdx_conn *conn,
 		p->inbox = inbox;
 		inbox = NULL;
 	}
-	r->id = ++p->next_region;
+	r->id = id;
 	r->st.state = SMBDX_PUSH_RS_ACTIVE;
 	list_add_tail(&r->node, &p->regions);
 	spin_unlock_bh(&conn->lock);
