@@ -6,7 +6,9 @@
  * zero-length descriptors, overflow, limits) cross-checked against a
  * byte-by-byte model on random arrays; descriptor totals; the number of
  * fast-registration regions a scatterlist needs, by hand and against the
- * kernel's own ib_sg_to_pages() on random lists; the pool size.
+ * kernel's own ib_sg_to_pages() on random lists, and what a region of a
+ * given depth is sure to cover (one or two of them, at any offset); the
+ * pool size.
  *
  * Pure: no device (ib_sg_to_pages() only walks the list and calls our
  * set_page callback on a fake region), no sleeping other than allocation.
@@ -743,6 +745,112 @@ static void frwr_count_vs_kernel(struct kunit *test)
 		   ok, failed, multi);
 }
 
+/*
+ * Lay a gap-free buffer of @len bytes starting @off bytes into a page out
+ * as @t's first entries, the way an upper layer's iterators do: @kind 0,
+ * one element (virtually and physically contiguous: a kvec, a large
+ * folio); 1, one element per page (user pages or page cache folios of one
+ * page), each page anywhere; 2, contiguous memory cut at random points, at
+ * least half a page apart. @t has room for 2 * (@len / @psize) + 3
+ * entries. Returns the number of entries used.
+ */
+static int span_layout(struct rnd_state *rs, struct sg_table *t, int kind,
+		       u32 off, u32 len, u32 psize)
+{
+	u64 base = (u64)psize * (0x100 + rnd(rs, 1 << 16));
+	struct scatterlist *sg = t->sgl;
+	u32 done = 0;
+	int n = 0;
+
+	while (done < len) {
+		u32 room = len - done, piece;
+		u64 addr = base + off + done;
+
+		if (kind == 0) {
+			piece = room;
+		} else if (kind == 1) {
+			piece = min(room, psize - (u32)((off + done) % psize));
+			/* Each page at a page boundary of its own. */
+			addr = (u64)psize * (0x100 + rnd(rs, 1 << 20)) +
+			       (off + done) % psize;
+		} else {
+			/* At least half a page: 2 * depth + 1 entries at most. */
+			piece = min(room, psize / 2 + rnd(rs, 3 * psize));
+		}
+		sg_dma_address(sg) = addr;
+		sg_dma_len(sg) = piece;
+		done += piece;
+		n++;
+		sg = sg_next(sg);
+	}
+	return n;
+}
+
+/*
+ * What smbdx_conn_info.max_reg_len promises, for one MR of @depth pages:
+ * (depth - 1) pages of a gap-free buffer at any offset are one region;
+ * one page more (depth pages) is one region when the buffer starts on a
+ * page boundary and two at any other offset, however the buffer is cut
+ * into elements. An upper layer sizes its I/O and the descriptors it can
+ * send from this (cifs: a 1 MiB I/O on siw's 256-page MRs).
+ */
+static void frwr_count_span_bound(struct kunit *test)
+{
+	static const u32 depths[] = { 2, 3, 8, 255, 256, 257 };
+	static const u32 psizes[] = { 4096, 512 };
+	unsigned long cases = 0, two = 0;
+	struct rnd_state rs;
+	u32 di, pi, r;
+	int kind;
+
+	prandom_seed_state(&rs, 0x5b0d);
+	for (pi = 0; pi < ARRAY_SIZE(psizes); pi++) {
+		for (di = 0; di < ARRAY_SIZE(depths); di++) {
+			u32 psize = psizes[pi], depth = depths[di];
+			struct sg_table *t = test_sg_table(test, 3 * depth + 4);
+
+			for (kind = 0; kind < 3; kind++) {
+				for (r = 0; r < 24; r++) {
+					/* Offsets 0, 1, psize - 1, then random ones. */
+					u32 off = r == 0 ? 0 : r == 1 ? 1 :
+						  r == 2 ? psize - 1 :
+						  rnd(&rs, psize);
+					u32 len = (depth - 1) * psize;
+					int n, got;
+
+					n = span_layout(&rs, t, kind, off, len, psize);
+					got = smbdx_frwr_count(t->sgl, n, psize, depth);
+					KUNIT_EXPECT_EQ_MSG(test, got, 1,
+							    "%u pages of %u at %u, kind %d, depth %u",
+							    depth - 1, psize, off, kind, depth);
+					len += psize;
+					n = span_layout(&rs, t, kind, off, len, psize);
+					got = smbdx_frwr_count(t->sgl, n, psize, depth);
+					KUNIT_EXPECT_EQ_MSG(test, got,
+							    ref_frwr_count(test, t->sgl, n,
+									   psize, depth),
+							    "kernel, offset %u kind %d depth %u",
+							    off, kind, depth);
+					if (!off)
+						KUNIT_EXPECT_EQ_MSG(test, got, 1,
+								    "aligned %u pages, kind %d",
+								    depth, kind);
+					else
+						KUNIT_EXPECT_TRUE_MSG(test, got == 1 || got == 2,
+								      "%u pages at %u: %d regions, kind %d depth %u",
+								      depth, off, got, kind, depth);
+					cases++;
+					two += got == 2;
+				}
+			}
+		}
+	}
+	/* Unaligned buffers of depth pages do take the second region. */
+	KUNIT_EXPECT_GT(test, two, cases / 2);
+	kunit_info(test, "%lu buffers of depth pages, %lu in two regions\n",
+		   cases, two);
+}
+
 /* ---- pool size --------------------------------------------------------- */
 
 struct pool_case {
@@ -831,6 +939,7 @@ static struct kunit_case desc_cases[] = {
 	KUNIT_CASE(frwr_count_invalid),
 	KUNIT_CASE(frwr_count_chained),
 	KUNIT_CASE(frwr_count_vs_kernel),
+	KUNIT_CASE(frwr_count_span_bound),
 	KUNIT_CASE_PARAM(mr_pool_size_cases, pool_gen_params),
 	KUNIT_CASE(mr_pool_size_properties),
 	{}

@@ -11,7 +11,9 @@
  * offsets and lengths; remote invalidation (Send with Invalidate of the
  * registration's token) on and off, checked with the MR counters; access
  * with a descriptor that was deregistered fails and kills only that
- * connection pair; pool exhaustion makes SMBDX_REG_NOWAIT fail with -EAGAIN
+ * connection pair; a buffer of one page more than max_reg_len in one
+ * descriptor when page-aligned and in two when not, with remote
+ * invalidation of the first; pool exhaustion makes SMBDX_REG_NOWAIT fail with -EAGAIN
  * and a blocking registration wait until an MR comes back; a registration
  * needing more MRs than the pool has is refused; bad descriptors and a
  * size above MaxReadWriteSize are local errors that keep the connection;
@@ -980,6 +982,132 @@ static void smbdx_rdma_pool_exhaustion(struct kunit *test)
 }
 
 /*
+ * SMBDX_REG_MAX_DESCS(2), as our cifs registers an SMB2 READ's or WRITE's
+ * buffer: max_reg_len + PAGE_SIZE bytes (1 MiB on siw's 256-page MRs) are
+ * one descriptor when the buffer starts on a page boundary and two when it
+ * does not (refused with one allowed); the peer moves the data across both
+ * descriptors in each direction; the peer's Send with Invalidate names the
+ * registration's token (the first descriptor's, as ksmbd takes it) and
+ * deregistration invalidates exactly the other MR locally; a buffer that
+ * needs three (gaps) is refused and leaves nothing registered.
+ */
+static void smbdx_rdma_two_descriptors(struct kunit *test)
+{
+	struct smbdx_conn_info info;
+	struct smbdx_reg *reg;
+	struct smbdx_msg *msg;
+	struct rl_buf *b;
+	struct iov_iter it;
+	struct kvec kv;
+	u64 linv, rinv, regs0, descs0;
+	u32 len, n, token = 0;
+	struct tl_pair p;
+	u8 *tmp, data[16];
+	int round;
+
+	tl_pair_up(test, &p, NULL, NULL);
+	KUNIT_ASSERT_EQ(test, smbdx_conn_query(p.cli, &info), 0);
+	KUNIT_ASSERT_GE(test, info.max_reg_len, (u32)PAGE_SIZE);
+	len = info.max_reg_len + PAGE_SIZE;
+	kunit_info(test, "%s: %u bytes", info.device, len);
+	tmp = tl_kvmalloc(test, len);
+
+	/* Page-aligned: one descriptor. */
+	b = rl_buf_new(test, len, true, 0);
+	descs0 = smbdx_test_stat(p.cli, SMBDX_STAT_MR_DESCS);
+	reg = rl_register(test, p.cli, b, SMBDX_REG_REMOTE_WRITE |
+			  SMBDX_REG_MAX_DESCS(2));
+	smbdx_reg_descs(reg, &n);
+	KUNIT_EXPECT_EQ(test, n, 1U);
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p.cli, SMBDX_STAT_MR_DESCS),
+			descs0 + 1);
+	KUNIT_EXPECT_EQ(test, smbdx_deregister(reg), 0);
+
+	for (round = 0; round < 2; round++) {
+		bool write = round == 0;
+		unsigned int acc = write ? SMBDX_REG_REMOTE_WRITE :
+					   SMBDX_REG_REMOTE_READ;
+
+		/* One byte into its first page: two descriptors. */
+		b = rl_buf_new(test, len, true, PAGE_SIZE - 1);
+		regs0 = smbdx_test_stat(p.cli, SMBDX_STAT_MR_REGISTRATIONS);
+		rl_buf_iter(b, &it, &kv, write ? ITER_DEST : ITER_SOURCE);
+		reg = smbdx_register(p.cli, &it, acc | SMBDX_REG_ONE_DESC);
+		KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(reg), -EMSGSIZE);
+		KUNIT_EXPECT_EQ(test, smbdx_test_stat(p.cli,
+						      SMBDX_STAT_MR_REGISTRATIONS),
+				regs0);
+		if (!write) {
+			rl_fill(tmp, len, 91);
+			rl_buf_copy(test, b, 0, tmp, len, true);
+		}
+		descs0 = smbdx_test_stat(p.cli, SMBDX_STAT_MR_DESCS);
+		reg = rl_register(test, p.cli, b, acc | SMBDX_REG_POSTED |
+				  SMBDX_REG_MAX_DESCS(2));
+		smbdx_reg_descs(reg, &n);
+		KUNIT_EXPECT_EQ(test, n, 2U);
+		KUNIT_EXPECT_EQ(test, smbdx_test_stat(p.cli, SMBDX_STAT_MR_DESCS),
+				descs0 + 2);
+		rl_check_descs(test, reg, len);
+		if (write)
+			rl_fill(tmp, len, 90);
+		else
+			memset(tmp, 0, len);
+		KUNIT_EXPECT_EQ(test, rl_peer_io(p.srvc, reg, 0, tmp, len, write), 0);
+		if (!write)
+			rl_check(test, tmp, len, 91, "read across two descriptors");
+
+		/* The reply invalidates the first MR, as ksmbd's does. */
+		rinv = smbdx_test_stat(p.cli, SMBDX_STAT_MR_REMOTE_INV);
+		memset(data, 0, sizeof(data));
+		kv.iov_base = data;
+		kv.iov_len = sizeof(data);
+		iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, sizeof(data));
+		KUNIT_ASSERT_EQ(test, smbdx_send(p.srvc, &it, smbdx_reg_token(reg),
+						 SMBDX_SEND_INVALIDATE), 0);
+		KUNIT_ASSERT_EQ(test, smbdx_recv_msg(p.cli,
+						     msecs_to_jiffies(timeout_ms),
+						     &msg), 0);
+		KUNIT_EXPECT_TRUE(test, smbdx_msg_invalidated(msg, &token));
+		KUNIT_EXPECT_EQ(test, token, smbdx_reg_token(reg));
+		smbdx_msg_free(msg);
+		linv = smbdx_test_stat(p.cli, SMBDX_STAT_MR_LOCAL_INV);
+		KUNIT_EXPECT_EQ(test, smbdx_deregister(reg), 0);
+		KUNIT_EXPECT_EQ(test, smbdx_test_stat(p.cli, SMBDX_STAT_MR_REMOTE_INV),
+				rinv + 1);
+		KUNIT_EXPECT_EQ(test, smbdx_test_stat(p.cli, SMBDX_STAT_MR_LOCAL_INV),
+				linv + 1);
+		if (write) {
+			memset(tmp, 0, len);
+			rl_buf_copy(test, b, 0, tmp, len, false);
+			rl_check(test, tmp, len, 90, "written across two descriptors");
+		}
+	}
+
+	/* Three pieces with gaps between them: three MRs, refused. */
+	b = rl_buf_new(test, 3 * PAGE_SIZE, true, 0);
+	b->bv[0].bv_len = 100;
+	b->bv[1].bv_offset = 8;
+	b->bv[1].bv_len = 100;
+	b->len = 200 + PAGE_SIZE;
+	regs0 = smbdx_test_stat(p.cli, SMBDX_STAT_MR_REGISTRATIONS);
+	rl_buf_iter(b, &it, &kv, ITER_DEST);
+	reg = smbdx_register(p.cli, &it, SMBDX_REG_REMOTE_WRITE |
+			     SMBDX_REG_MAX_DESCS(2));
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(reg), -EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p.cli, SMBDX_STAT_MR_REGISTRATIONS),
+			regs0);
+	/* ...and taken with three. */
+	reg = rl_register(test, p.cli, b, SMBDX_REG_REMOTE_WRITE |
+			  SMBDX_REG_MAX_DESCS(3));
+	smbdx_reg_descs(reg, &n);
+	KUNIT_EXPECT_EQ(test, n, 3U);
+	KUNIT_EXPECT_EQ(test, smbdx_deregister(reg), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.cli), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.srvc), 0);
+}
+
+/*
  * SMBDX_REG_ONE_DESC (cifs advertises one descriptor per request): a
  * buffer of max_reg_len bytes at any offset in its first page fits one
  * descriptor and carries data; one page more, or a gap, is refused with
@@ -1136,6 +1264,7 @@ static struct kunit_case smbdx_rdma_live_cases[] = {
 	KUNIT_CASE_PARAM(smbdx_rdma_stale_multi_wr, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_rdma_pool_exhaustion, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_rdma_one_descriptor, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbdx_rdma_two_descriptors, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_rdma_local_errors, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_rdma_teardown_outstanding, tl_dev_gen_params),
 	{}

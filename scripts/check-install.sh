@@ -183,26 +183,14 @@ ranking() {
 	local kdir=$1 krel=$2 src=$3 t=$4 root m before
 	root="$t/ranked"
 	# The "kernel's own" cifs.ko and ksmbd.ko, where Linux installs them.
-	smbd_standin "$t/stock/client" cifs stock
-	smbd_standin "$t/stock/server" ksmbd stock
-	echo "obj-m += client/ server/" >"$t/stock/Kbuild"
+	smbd_stock_tree "$kdir" "$krel" "$t/stock" "$root"
 	# "Ours", laid out as scripts/build-smb-modules.sh builds them (fs/smb).
 	smbd_standin "$t/ours/client" cifs ours
 	smbd_standin "$t/ours/server" ksmbd ours
 	echo "obj-m += client/ server/" >"$t/ours/Kbuild"
-	for m in stock ours; do
-		make -s -C "$kdir" M="$t/$m" -j"$SMBD_JOBS" modules >"$t/$m.log" 2>&1 ||
-			{ cat "$t/$m.log"; die "building the $m stand-ins failed"; }
-	done
-	make -s -C "$kdir" M="$t/stock" INSTALL_MOD_PATH="$root" INSTALL_MOD_DIR=kernel/fs/smb \
-		DEPMOD=true CONFIG_MODULE_SIG_ALL= modules_install >"$t/stock-install.log" 2>&1 ||
-		{ cat "$t/stock-install.log"; die "installing the stock stand-ins failed"; }
-	# What every installed kernel's tree has besides its modules.
-	touch "$root/lib/modules/$krel/"{modules.order,modules.builtin,modules.builtin.modinfo}
-	depmod -b "$root" "$krel"
-	[ "$(modinfo -b "$root" -k "$krel" -F description cifs)" = stock ] ||
-		die "the stock stand-in cifs is not found"
-	before=$(cd "$root" && find . -type f | LC_ALL=C sort)
+	make -s -C "$kdir" M="$t/ours" -j"$SMBD_JOBS" modules >"$t/ours.log" 2>&1 ||
+		{ cat "$t/ours.log"; die "building the ours stand-ins failed"; }
+	before=$(smbd_tree_state "$root")
 
 	make -s -C "$src" KDIR="$kdir" DESTDIR="$root" SMB_MODULES="$t/ours" install \
 		>"$t/ranked.log" 2>&1 || { cat "$t/ranked.log"; die "make install SMB_MODULES= failed"; }
@@ -218,13 +206,7 @@ ranking() {
 
 	make -s -C "$src" KDIR="$kdir" DESTDIR="$root" uninstall >>"$t/ranked.log" 2>&1 ||
 		{ cat "$t/ranked.log"; die "make uninstall failed"; }
-	for m in cifs ksmbd; do
-		[ "$(modinfo -b "$root" -k "$krel" -F description "$m")" = stock ] ||
-			die "after make uninstall, $m is not the stock one"
-	done
-	[ "$(cd "$root" && find . -type f | LC_ALL=C sort)" = "$before" ] ||
-		die "make uninstall did not leave the module tree as it found it"
-	echo "check-install: make uninstall restores the stock cifs.ko and ksmbd.ko"
+	smbd_stock_restored "$root" "$krel" "$before" "make uninstall"
 }
 
 main "$@"

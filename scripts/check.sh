@@ -10,9 +10,13 @@
 #      kernel: build the modules with W=1, boot the VM, run all KUnit
 #      modules and the shell tests (scripts/vm.sh);
 #   3. the pipeline self-test: a deliberately failing KUnit case and a
-#      deliberate WARN must each make a run fail.
+#      deliberate WARN must each make a run fail;
+#   4. Debian's own kernel image with our packages installed by dpkg
+#      (scripts/vm.sh --kernel debian), after the plain run and the
+#      self-test, while the debug run goes on.
 # Ends with one line "N passed, N failed". SMBD_KERNELS="plain" limits the
-# kernels (default "plain debug"); SMBD_SELFTEST=0 skips step 3.
+# kernels (default "plain debug"); SMBD_SELFTEST=0 skips step 3,
+# SMBD_DEBIAN_IMAGE=0 step 4.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -101,6 +105,20 @@ main() {
 		done
 	fi
 
+	# Debian's kernel image, with the packages check-deb.sh built above:
+	# after the plain run and the self-test, beside the debug run, so that
+	# it costs no wall time while the debug run is the longest.
+	if [ "${SMBD_DEBIAN_IMAGE:-1}" != 0 ]; then
+		if [ -n "${pid[plain]:-}" ] && [ -z "${vmrc[plain]:-}" ]; then
+			wait "${pid[plain]}"
+			vmrc[plain]=$?
+		fi
+		rm -rf "$SMBD_OUT/debian-check"
+		t=$(date +%s)
+		"$SMBD_TOP/scripts/vm.sh" --kernel debian --no-build >"$SMBD_OUT/debian-check.log" 2>&1
+		say "Debian image stage took $(( $(date +%s) - t )) s"
+	fi
+
 	for k in "${kernels[@]}"; do
 		if [ -z "${vmrc[$k]:-}" ]; then
 			wait "${pid[$k]}"
@@ -123,6 +141,10 @@ main() {
 		cat "$SMBD_OUT/$k-check.log"
 		add_counts "$SMBD_OUT/$k-check/counts"
 	done
+	if [ "${SMBD_DEBIAN_IMAGE:-1}" != 0 ]; then
+		cat "$SMBD_OUT/debian-check.log"
+		add_counts "$SMBD_OUT/debian-check/counts"
+	fi
 
 	# The last lines of a CI log may be all its reader sees: repeat, briefly,
 	# why a run failed and what passed only on retry.
@@ -132,6 +154,11 @@ main() {
 		[ ! -f "$SMBD_OUT/$k-check/summary" ] || cat "$SMBD_OUT/$k-check/summary"
 		[ -f "$SMBD_OUT/$k-check/counts" ] || echo "[$k-check] no result: see $SMBD_OUT/$k-check.log"
 	done
+	if [ "${SMBD_DEBIAN_IMAGE:-1}" != 0 ]; then
+		[ ! -f "$SMBD_OUT/debian-check/summary" ] || cat "$SMBD_OUT/debian-check/summary"
+		[ -f "$SMBD_OUT/debian-check/counts" ] ||
+			echo "[debian-check] no result: see $SMBD_OUT/debian-check.log"
+	fi
 	say "make check took $(( $(date +%s) - t0 )) s"
 	if [ "$skipped" -gt 0 ]; then
 		echo "$passed passed, $failed failed, $skipped skipped"

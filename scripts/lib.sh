@@ -83,3 +83,43 @@ MODULE_LICENSE("GPL");
 EOF
 	echo "obj-m += $2.o" >>"$1/Kbuild"
 }
+
+# smbd_stock_tree KDIR RELEASE DIR ROOT: a module tree of RELEASE under
+# ROOT whose kernel/fs/smb holds stand-ins (built in DIR against KDIR) for
+# the kernel's own cifs.ko (version 2.51, as 6.12's) and ksmbd.ko (no
+# version, as 6.12's), described "stock", indexed by depmod.
+smbd_stock_tree() {
+	local kdir=$1 krel=$2 dir=$3 root=$4
+	smbd_standin "$dir/client" cifs stock 2.51
+	smbd_standin "$dir/server" ksmbd stock
+	echo "obj-m += client/ server/" >"$dir/Kbuild"
+	make -s -C "$kdir" M="$dir" -j"$SMBD_JOBS" modules >"$dir.log" 2>&1 ||
+		{ cat "$dir.log"; die "building the stock stand-ins failed"; }
+	make -s -C "$kdir" M="$dir" INSTALL_MOD_PATH="$root" INSTALL_MOD_DIR=kernel/fs/smb \
+		DEPMOD=true CONFIG_MODULE_SIG_ALL= modules_install >>"$dir.log" 2>&1 ||
+		{ cat "$dir.log"; die "installing the stock stand-ins failed"; }
+	# What every installed kernel's tree has besides its modules.
+	touch "$root/lib/modules/$krel/"{modules.order,modules.builtin,modules.builtin.modinfo}
+	depmod -b "$root" "$krel"
+	[ "$(modinfo -b "$root" -k "$krel" -F description cifs)" = stock ] ||
+		die "the stock stand-in cifs is not found"
+}
+
+# smbd_tree_state ROOT: every file under ROOT with its checksum, sorted.
+smbd_tree_state() {
+	(cd "$1" && find . -type f -exec sha256sum {} + | LC_ALL=C sort)
+}
+
+# smbd_stock_restored ROOT RELEASE BEFORE WHAT: after WHAT (an uninstall),
+# modprobe cifs and ksmbd find the stock stand-ins of smbd_stock_tree again
+# and the tree under ROOT is BEFORE (smbd_tree_state) again, byte for byte.
+smbd_stock_restored() {
+	local root=$1 krel=$2 before=$3 what=$4 m
+	for m in cifs ksmbd; do
+		[ "$(modinfo -b "$root" -k "$krel" -F description "$m")" = stock ] ||
+			die "after $what, $m is not the stock one"
+	done
+	[ "$(smbd_tree_state "$root")" = "$before" ] ||
+		die "$what did not leave the module tree as it found it"
+	echo "$(basename "$0" .sh): $what restores the stock cifs.ko and ksmbd.ko"
+}

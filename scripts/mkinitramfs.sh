@@ -11,7 +11,9 @@
 # in /opt/ksmbd-tools-3.5 (the first Debian version that can turn on
 # durable handles), Python 3 with impacket, an independent SMB2 client
 # (tests/vm/sqos_durable.sh), and fio (tests/vm/sqos_smb.sh's untagged
-# load, scripts/bench-smb.sh). The test modules and the init script are
+# load, scripts/bench-smb.sh), and dpkg with what it needs (tar, ldconfig)
+# for the VM that boots Debian's own kernel and installs our packages
+# (scripts/vm.sh --kernel debian). The test modules and the init script are
 # added per run by scripts/vm.sh as a second archive appended to this one.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -30,6 +32,11 @@ bins=(
 	/usr/sbin/ksmbd.addshare /usr/sbin/mount.cifs
 	# an independent I/O load on a cifs mount (sqos_smb.sh, bench-smb.sh)
 	/usr/bin/fio
+	# dpkg -i and --purge (scripts/guest/guest-debian.sh): dpkg runs
+	# dpkg-deb and dpkg-split, checks that ldconfig and tar are in PATH
+	# and unpacks a package's control part with tar
+	/usr/bin/dpkg /usr/bin/dpkg-deb /usr/bin/dpkg-query /usr/bin/dpkg-split /usr/bin/tar
+	/usr/sbin/ldconfig
 )
 # Extra programs for a one-off run: a space-separated list of absolute
 # paths; missing ones are an error.
@@ -50,7 +57,7 @@ providers=("$multiarch"/libibverbs/librxe-rdmav*.so "$multiarch"/libibverbs/libs
 key=$( { cat "$0"; printf '%s\n' "${bins[@]}";
 	 dpkg-query -W busybox-static iproute2 kmod rdma-core ibverbs-providers \
 		ibverbs-utils rdmacm-utils perftest libc6 dash bash ksmbd-tools \
-		cifs-utils libglib2.0-0 libnl-genl-3-200 libcap-ng0 fio; } | sha256sum | cut -c1-12)
+		cifs-utils libglib2.0-0 libnl-genl-3-200 libcap-ng0 fio dpkg tar libc-bin; } | sha256sum | cut -c1-12)
 dir="$SMBD_CACHE/initramfs"
 cpio="$dir/base-$key.cpio"
 if [ -f "$cpio" ]; then

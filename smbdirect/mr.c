@@ -10,6 +10,7 @@
  * connections (a passive connection rarely registers anything). smbdx_register() turns a kernel
  * iov_iter into a scatterlist, DMA-maps it, works out how many MRs it
  * needs (smbdx_frwr_count(): gaps and full page lists start a new MR),
+ * refuses a buffer needing more than the caller's SMBDX_REG_MAX_DESCS(),
  * takes them all at once from the pool (waiting, or -EAGAIN with
  * SMBDX_REG_NOWAIT), maps the pieces with ib_map_mr_sg(), gives each MR a
  * fresh key and posts one chain of REG_MR work requests, only the last
@@ -671,10 +672,10 @@ static int smbdx_reg_post(struct smbdx_conn *conn, struct smbdx_reg *reg,
  * @flags: SMBDX_REG_REMOTE_READ and/or SMBDX_REG_REMOTE_WRITE: what the
  *	peer may do (nothing else is enabled); SMBDX_REG_NOWAIT to get
  *	-EAGAIN rather than wait when the connection's MR pool is short;
- *	SMBDX_REG_ONE_DESC when the buffer must be described by one Buffer
- *	Descriptor (see smbdx_conn_info.max_reg_len); SMBDX_REG_POSTED to
- *	return once the registration is posted rather than completed (see
- *	below)
+ *	SMBDX_REG_MAX_DESCS(n) when the buffer must be described by at most
+ *	n Buffer Descriptors, SMBDX_REG_ONE_DESC by one (see
+ *	smbdx_conn_info.max_reg_len); SMBDX_REG_POSTED to return once the
+ *	registration is posted rather than completed (see below)
  *
  * The buffer is DMA-mapped and registered with as many fast-registration
  * MRs as its size and layout need (a gap between pages or more pages than
@@ -697,7 +698,7 @@ static int smbdx_reg_post(struct smbdx_conn *conn, struct smbdx_reg *reg,
  * Return: the registration (smbdx_reg_descs() gives its Buffer Descriptor
  * V1 array; smbdx_deregister() ends it), or an ERR_PTR: -EINVAL (bad
  * flags, empty or user-backed buffer), -EMSGSIZE (needs more MRs than the
- * pool has, or more than one with SMBDX_REG_ONE_DESC), -EAGAIN
+ * pool has, or than SMBDX_REG_MAX_DESCS() allows), -EAGAIN
  * (SMBDX_REG_NOWAIT and the pool is short), -ENOMEM,
  * or the connection's error, also when the registration's work requests
  * failed or were flushed (the connection is then terminated and nothing
@@ -728,6 +729,7 @@ EXPORT_SYMBOL_NS_GPL(smbdx_register, SMBDX_NS);
 struct smbdx_reg *__smbdx_register(struct smbdx_conn *conn,
 				   struct iov_iter *iter, unsigned int flags)
 {
+	u32 max_descs = (flags & SMBDX_REG_DESCS_MASK) >> SMBDX_REG_DESCS_SHIFT;
 	size_t len = iov_iter_count(iter);
 	enum dma_data_direction dir;
 	struct smbdx_reg *reg = NULL;
@@ -741,7 +743,7 @@ struct smbdx_reg *__smbdx_register(struct smbdx_conn *conn,
 	if (!len || len > U32_MAX || user_backed_iter(iter) ||
 	    !(flags & (SMBDX_REG_REMOTE_READ | SMBDX_REG_REMOTE_WRITE)) ||
 	    (flags & ~(SMBDX_REG_REMOTE_READ | SMBDX_REG_REMOTE_WRITE |
-		       SMBDX_REG_NOWAIT | SMBDX_REG_ONE_DESC |
+		       SMBDX_REG_NOWAIT | SMBDX_REG_DESCS_MASK |
 		       SMBDX_REG_POSTED | SMBDX_REG_CPU_WRITES)))
 		return ERR_PTR(-EINVAL);
 	rc = smbdx_conn_enter(conn, false);
@@ -782,7 +784,7 @@ struct smbdx_reg *__smbdx_register(struct smbdx_conn *conn,
 	/* Providers that count entries rather than pages may need more. */
 	need = max_t(int, need, DIV_ROUND_UP(mapped,
 					     conn->limits.mr_max_entries));
-	if (need > 1 && (flags & SMBDX_REG_ONE_DESC)) {
+	if (max_descs && need > max_descs) {
 		rc = -EMSGSIZE;
 		goto out_unmap;
 	}
@@ -850,6 +852,7 @@ struct smbdx_reg *__smbdx_register(struct smbdx_conn *conn,
 	spin_unlock_bh(&conn->lock);
 	smbdx_stat_inc(conn, SMBDX_STAT_MR_REGISTRATIONS);
 	smbdx_stat_add(conn, SMBDX_STAT_MR_REGISTERED_BYTES, len);
+	smbdx_stat_add(conn, SMBDX_STAT_MR_DESCS, reg->nmrs);
 	smbdx_conn_leave(conn);
 	return reg;
 

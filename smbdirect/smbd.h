@@ -879,7 +879,7 @@ void smbdx_post_recvs(struct smbdx_conn *conn);
  * buffer while it is registered (push mode's atomic write), so it is
  * mapped bidirectionally.
  */
-#define SMBDX_REG_CPU_WRITES	0x100
+#define SMBDX_REG_CPU_WRITES	0x10000	/* above SMBDX_REG_DESCS_MASK */
 struct smbdx_reg *__smbdx_register(struct smbdx_conn *conn,
 				   struct iov_iter *iter, unsigned int flags);
 void smbdx_reg_sync(struct smbdx_reg *reg, bool for_cpu);

@@ -34,6 +34,7 @@
 #define _SMBDIRECT_SMBDIRECT_H
 
 #include <linux/types.h>
+#include <linux/minmax.h>
 #include <linux/socket.h>
 #include <linux/uio.h>
 #include <smbdirect/ns.h>
@@ -142,10 +143,13 @@ struct smbdx_listener_ops {
  * @max_reg_len: bytes a registration is sure to cover with one Buffer
  *	Descriptor (one MR) whatever the buffer's offset in its first page,
  *	provided its pages have no gaps: (pages per MR - 1) * PAGE_SIZE. An
- *	upper layer that advertises one descriptor per request (cifs) caps
- *	its I/O size to this (or to smbdx_reg_len_floor() when connections
- *	on other devices share that size) and registers with
- *	SMBDX_REG_ONE_DESC.
+ *	upper layer that advertises one descriptor per request caps its I/O
+ *	size to this (or to smbdx_reg_len_floor() when connections on other
+ *	devices share that size) and registers with SMBDX_REG_ONE_DESC. One
+ *	page more, @max_reg_len + PAGE_SIZE bytes, is one descriptor when the
+ *	buffer starts on a page boundary and at most two at any offset (no
+ *	gaps either): an upper layer that can send two registers with
+ *	SMBDX_REG_MAX_DESCS(2) (cifs, where that size is a power of two).
  * @local: local address and port
  * @peer: peer address and port
  * @device: RDMA device name
@@ -211,8 +215,16 @@ u32 smbdx_reg_len_floor(void);
 #define SMBDX_REG_REMOTE_READ	0x1	/* the peer RDMA-reads the buffer */
 #define SMBDX_REG_REMOTE_WRITE	0x2	/* the peer RDMA-writes into it */
 #define SMBDX_REG_NOWAIT		0x4	/* -EAGAIN instead of waiting for MRs */
-#define SMBDX_REG_ONE_DESC	0x8	/* -EMSGSIZE if more than one descriptor */
 #define SMBDX_REG_POSTED		0x10	/* return once posted, not completed */
+/*
+ * -EMSGSIZE if the buffer needs more than @n Buffer Descriptors (MRs); @n
+ * above 255 counts as 255; without it (or with 0) as many as the
+ * connection's pool holds.
+ */
+#define SMBDX_REG_DESCS_SHIFT	8
+#define SMBDX_REG_DESCS_MASK	(0xffU << SMBDX_REG_DESCS_SHIFT)
+#define SMBDX_REG_MAX_DESCS(n)	(min_t(unsigned int, (n), 0xff) << SMBDX_REG_DESCS_SHIFT)
+#define SMBDX_REG_ONE_DESC	SMBDX_REG_MAX_DESCS(1)
 
 struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
 				 unsigned int flags);

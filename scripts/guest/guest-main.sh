@@ -8,6 +8,8 @@
 #          ksmbd over SMB Direct, echo rounds and RDMA read/write over rxe
 #          and siw (guest-demo.sh)
 #   exec   run /smbd/exec (the host's --exec FILE) and return its status
+#   debian Debian's own kernel image: install our packages with dpkg and
+#          use them over rxe, print KTAP (guest-debian.sh)
 . /smbd/guest-lib.sh
 
 # scripts/ktap.py tells boot-time kernel reports from later ones by this.
@@ -31,6 +33,11 @@ demo)
 	say "/sys/kernel/debug/smbdirect/devices:"
 	cat /sys/kernel/debug/smbdirect/devices
 	sh /smbd/guest-demo.sh
+	;;
+debian)
+	. /smbd/guest-check.sh
+	. /smbd/guest-debian.sh
+	run_debian
 	;;
 exec)
 	rdma_setup || exit 1

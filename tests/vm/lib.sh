@@ -378,6 +378,44 @@ roundtrip() {
 	rm -f "$MNT.back"
 }
 
+# unaligned_io write|read FILE DATA SIZE OFF: one O_DIRECT write of the
+# first SIZE bytes of DATA to FILE (or one O_DIRECT read of SIZE bytes of
+# FILE into DATA) through a user buffer that starts OFF bytes into a page,
+# so that cifs's buffer spans one page more than a page-aligned one. Fails
+# if the call moves fewer bytes.
+unaligned_io() {
+	python3 - "$@" <<'EOF_PY'
+import mmap, os, sys
+op, path, data = sys.argv[1:4]
+n, off = int(sys.argv[4]), int(sys.argv[5])
+buf = mmap.mmap(-1, n + off + mmap.PAGESIZE)
+view = memoryview(buf)[off:off + n]
+if op == "write":
+    with open(data, "rb") as f:
+        view[:] = f.read(n)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_DIRECT, 0o644)
+    done = os.write(fd, view)
+else:
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECT)
+    done = os.readv(fd, [view])
+    with open(data, "wb") as f:
+        f.write(view[:done])
+os.close(fd)
+sys.exit(0 if done == n else 1)
+EOF_PY
+}
+
+# since T0: seconds since T0 (a first field of /proc/uptime), two decimals
+since() {
+	awk -v a="$1" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.2f", b - a }'
+}
+
+# cifs_stat Reads|Writes: SMB2 READs or WRITEs cifs sent, over every share
+# in /proc/fs/cifs/Stats (ours and the stock cifs print it alike).
+cifs_stat() {
+	awk -v k="$1:" '$1 == k { s += $2 } END { print s + 0 }' /proc/fs/cifs/Stats
+}
+
 # ---- Helpers of the tests that drive the smbd_test module
 # (tests/modules/smbd_test) through its debugfs files: commands to ST_C,
 # the last command's result in ST_R, connections and listeners in ST_S.

@@ -172,12 +172,14 @@ session "$SIW_ADDR" "$SIW_DEV" 3.1.1 1 4095 4096 4097 1048576 "$BIG"
 session "$RXE_ADDR" "$RXE_DEV" 3.0 4096 1048576
 session "$SIW_ADDR" "$SIW_DEV" 3.0 4096 1048576
 
-# A mount's I/O size is what one registration covers on every usable
+# A mount's I/O size is what its registrations cover on every usable
 # device (smbdx_reg_len_floor(); cifs sizes a mount from its first channel
 # and may add channels on other devices): one MR of rxe covers 1 MiB at any
-# offset (257 pages), one of siw a page less. Beside siw an rxe mount gets
-# siw's size; with siw gone it gets rxe's, and a 1 MiB O_DIRECT write is
-# one SMB2 WRITE (one registration).
+# offset (257 pages), one of siw a page less, but siw's covers 1 MiB when
+# the buffer is page-aligned and cifs may send two buffer descriptors
+# (max_descriptors 2, ksmbd offers 8 MiB): a mount gets 1 MiB beside siw
+# and with siw gone, and a 1 MiB O_DIRECT write is one SMB2 WRITE (one
+# registration).
 reg_len() { sed -n "s/^$1 .* reg_len=\([0-9]*\) .*/\1/p" "$D/devices"; }
 rw_size() {
 	sed -n 's/.*max_readwrite_size: \([0-9]*\) .*/\1/p' /proc/fs/cifs/DebugData |
@@ -188,7 +190,9 @@ rl=$(reg_len "$RXE_DEV") sl=$(reg_len "$SIW_DEV")
 	fail "reg_len: $RXE_DEV '$rl', $SIW_DEV '$sl' (want 1048576, 1044480)"
 do_mount "$RXE_ADDR" 3.1.1
 rw=$(rw_size)
-[ "$rw" = "$sl" ] || fail "$RXE_DEV mount beside $SIW_DEV: max_readwrite_size '$rw', want $sl"
+[ "$rw" = 1048576 ] || fail "$RXE_DEV mount beside $SIW_DEV: max_readwrite_size '$rw', want 1048576"
+grep -q '^cifs: max_readwrite_size: .* max_descriptors: 2$' /proc/fs/cifs/DebugData ||
+	fail "DebugData: not max_descriptors 2: $(grep '^cifs: ' /proc/fs/cifs/DebugData)"
 umount "$MNT" || fail "umount $MNT"
 rdma link delete "$SIW_DEV" || fail "rdma link delete $SIW_DEV"
 wait_for 10 sh -c "! grep -q '^$SIW_DEV ' $D/devices" ||
@@ -196,7 +200,7 @@ wait_for 10 sh -c "! grep -q '^$SIW_DEV ' $D/devices" ||
 do_mount "$RXE_ADDR" 3.1.1
 rw=$(rw_size)
 [ "$rw" = "$rl" ] || fail "$RXE_DEV mount alone: max_readwrite_size '$rw', want $rl"
-say "max_readwrite_size of an $RXE_DEV mount: $sl beside $SIW_DEV, $rw alone"
+say "max_readwrite_size of an $RXE_DEV mount: 1048576 beside $SIW_DEV, $rw alone"
 find_conns
 _dev=$RXE_DEV _v=3.1.1
 direct_write_size 1048576

@@ -9,6 +9,11 @@
 #    share and on the client; single O_DIRECT writes and reads of exactly
 #    those sizes must use one registration each and move exactly
 #    min(size, wsize or rsize) bytes by RDMA (the 1-byte rest goes inline);
+#  - one O_DIRECT write and one read of 1 MiB (wsize, rsize) from and into
+#    a user buffer that starts 512 bytes into a page: one SMB2 request,
+#    one registration each, in two buffer descriptors on siw (257 pages,
+#    its MRs hold 256) and one on rxe (MRs of 257 pages), and the server's
+#    RDMA moves all of it;
 #  - a tree of many small files created, listed, renamed and removed, seen
 #    the same on the server, with no RDMA at all (small I/O goes inline);
 #  - a mount with signing (sign): cifs turns RDMA read/write off, the same
@@ -123,6 +128,49 @@ direct_one() {
 	rm -f "$MNT.back" "$MNT/one-$_n"
 }
 
+# unaligned_one DEV: one O_DIRECT write and one read of 1 MiB (the mount's
+# wsize and rsize on both devices) through a buffer 512 bytes into a page
+# (unaligned_io, lib.sh); each must be one
+# SMB2 request (cifs's Stats) and one registration, in as many descriptors
+# as the device needs (two where one MR does not cover wsize + 1 page),
+# and the server must move every byte by RDMA.
+unaligned_one() {
+	_t0=$(cut -d' ' -f1 /proc/uptime)
+	_n=1048576
+	src "$_n"
+	_rl=$(sed -n "s/^$1 .* reg_len=\([0-9]*\) .*/\1/p" "$D/devices")
+	[ -n "$_rl" ] || fail "no reg_len of $1 in $D/devices"
+	_want=1
+	[ "$_rl" -lt "$_n" ] && _want=2
+	for _op in write read; do
+		conn_snap
+		_s=$(cifs_stat Writes)
+		[ "$_op" = read ] && _s=$(cifs_stat Reads)
+		if [ "$_op" = write ]; then
+			unaligned_io write "$MNT/ua" "$SRC/$_n" "$_n" 512 ||
+				fail "unaligned O_DIRECT write of $_n bytes"
+			_b=$(sdelta rdma_read_bytes)
+			_s=$(($(cifs_stat Writes) - _s))
+			[ "$(md5 "$K/share/ua")" = "$(md5 "$SRC/$_n")" ] ||
+				fail "unaligned O_DIRECT write: the server's copy differs"
+		else
+			unaligned_io read "$MNT/ua" "$MNT.back" "$_n" 512 ||
+				fail "unaligned O_DIRECT read of $_n bytes"
+			_b=$(sdelta rdma_write_bytes)
+			_s=$(($(cifs_stat Reads) - _s))
+			[ "$(md5 "$MNT.back")" = "$(md5 "$SRC/$_n")" ] ||
+				fail "unaligned O_DIRECT read differs"
+		fi
+		_r=$(cdelta mr_registrations)
+		_d=$(cdelta mr_registered_descriptors)
+		say "$1: unaligned $_n-byte $_op: $_s SMB2 requests, $_r registrations, $_d descriptors, $_b bytes by RDMA"
+		[ "$_s" -eq 1 ] && [ "$_r" -eq 1 ] && [ "$_d" -eq "$_want" ] && [ "$_b" -eq "$_n" ] ||
+			fail "$1: unaligned $_n-byte $_op: $_s requests, $_r registrations, $_d descriptors, $_b bytes by RDMA (want 1, 1, $_want, $_n)"
+	done
+	rm -f "$MNT.back" "$MNT/ua"
+	say "$1: unaligned 1 MiB write and read checked in $(since "$_t0") s"
+}
+
 # by_rdma SIZE CHUNK: the bytes of a SIZE-byte transfer, split in CHUNK-byte
 # requests, that at least go by RDMA: all but a last request below the
 # threshold (cifs may merge or split buffered I/O further, never less)
@@ -206,6 +254,7 @@ session() {
 	for _n in $(sizes_around); do
 		direct_one "$_n"
 	done
+	unaligned_one "$2"
 	tree
 	umount "$MNT" || fail "umount $MNT"
 }
@@ -258,7 +307,7 @@ multichannel() {
 	_r2=$(conn_counter "$_c2" mr_registrations)
 	# Several READs and WRITEs at once (one O_DIRECT request of 8 rsize),
 	# which cifs spreads over the channels.
-	_n=$((8 * 1044480))
+	_n=$((8 * 1048576))
 	src "$_n"
 	dd if="$SRC/$_n" of="$MNT/mc" bs="$_n" count=1 oflag=direct 2>/dev/null ||
 		fail "multichannel: O_DIRECT write"

@@ -10,10 +10,15 @@
  *    port 5445 first, then 445, as the stock transport does (a stock ksmbd
  *    listens on one of the two only), with a configuration built from the
  *    /proc/fs/cifs tunables. It copies the negotiated parameters into the
- *    fields cifs reads. MaxReadWriteSize is capped to what one buffer
- *    descriptor covers (smbdx_conn_info.max_reg_len) on every usable device
- *    (smbdx_reg_len_floor()): cifs puts exactly one descriptor in each SMB2
- *    READ or WRITE and sizes a mount's I/O from its first channel only.
+ *    fields cifs reads. An SMB2 READ or WRITE carries up to SMBD_MAX_DESCS
+ *    buffer descriptors (cifs-rdma-descs.patch), one only to a server whose
+ *    MaxReadWriteSize says it may not take two (smbd_descs_for()).
+ *    MaxReadWriteSize is capped to what they cover on every usable device
+ *    (smbdx_reg_len_floor(): cifs sizes a mount's I/O from its first
+ *    channel only): with one descriptor smbdx_conn_info.max_reg_len, with
+ *    two a page more where that makes a power of two (siw's 256-page MRs:
+ *    1 MiB, like the stock cifs; a buffer that does not start on a page
+ *    boundary then takes two descriptors).
  *  - cifs reads a byte stream of RFC 1002 framed PDUs. smbd_recv() presents
  *    each SMB Direct message as that stream: at a message boundary it takes
  *    the next whole message (smbdx_recv_msg()) and the stream starts with
@@ -28,13 +33,16 @@
  *    cifs's TCP socket does, so that cifs reconnects instead of waiting
  *    with its server lock held.
  *  - smbd_register_mr() registers a READ's buffer for the server's RDMA
- *    Write (cifs passes writing=true) and a WRITE's for its RDMA Read, as
- *    one descriptor (SMBDX_REG_ONE_DESC), without waiting for the
- *    registration to complete (SMBDX_REG_POSTED: the request that carries
- *    the descriptor is posted after it on the same send queue, and a failed
- *    registration ends the connection). smbd_deregister_mr() ends it;
- *    smbdirect checks whether the server's Send with Invalidate covered it,
- *    so cifs's need_invalidate is not needed here.
+ *    Write (cifs passes writing=true) and a WRITE's for its RDMA Read, in
+ *    at most max_descs descriptors (SMBDX_REG_MAX_DESCS()), without waiting
+ *    for the registration to complete (SMBDX_REG_POSTED: the request that
+ *    carries the descriptors is posted after it on the same send queue, and
+ *    a failed registration ends the connection); smbd_mr_put_descs() copies
+ *    the descriptors into the request. smbd_deregister_mr() ends it;
+ *    smbdirect checks whether the server's Send with Invalidate covered it
+ *    (the server invalidates the first descriptor's MR; smbdirect
+ *    invalidates the others locally), so cifs's need_invalidate is not
+ *    needed here.
  *
  * Concurrency: cifs calls smbd_recv(), smbd_reconnect() and, but for the
  * mount's error path, smbd_destroy() from its one receive thread (cifsd) for
@@ -68,6 +76,7 @@
  */
 
 #include <linux/delay.h>
+#include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -186,6 +195,22 @@ static inline void smbd_fault_hold(void)
 }
 #endif
 
+/*
+ * Buffer descriptors in one READ or WRITE to a server of MaxReadWriteSize
+ * @max_rw. Linux 6.12's ksmbd takes an array, but it spends one of the
+ * connection's RDMA read/write credits per descriptor (of at most 256
+ * pages, the most its MRs hold) and a connection has DIV_ROUND_UP(its
+ * MaxReadWriteSize, 255 pages) of them; a request needing more than that
+ * waits for credits that never come. With a MaxReadWriteSize above 255
+ * pages (the default is 8 MiB) it has at least two; below, one descriptor
+ * covers every I/O of that size anyway (MRs of 256 pages and more). This
+ * assumes the server's pages are the size of ours.
+ */
+static unsigned int smbd_descs_for(u32 max_rw)
+{
+	return max_rw > 255 * PAGE_SIZE ? SMBD_MAX_DESCS : 1;
+}
+
 static void smbd_release(struct kref *ref)
 {
 	struct smbd_connection *info = container_of(ref, struct smbd_connection,
@@ -216,14 +241,23 @@ static void smbd_publish_params(struct smbd_connection *info,
 		/*
 		 * cifs fixes a mount's rsize and wsize from its first channel;
 		 * a later channel may run on another device, so the size is
-		 * what a registration covers on every usable device.
+		 * what a registration covers on every usable device: with
+		 * one descriptor max_reg_len at any offset; with two a page
+		 * more (one descriptor when page-aligned), taken only where
+		 * it is a power of two, so that rxe's 257-page MRs keep
+		 * 1 MiB rather than 1028 KiB.
 		 */
-		u32 reg = ci.max_reg_len, floor = smbdx_reg_len_floor();
+		u32 reg = ci.max_reg_len, floor = smbdx_reg_len_floor(), io;
 
 		if (floor)
 			reg = min(reg, floor);
-		sp->max_read_write_size = min(ci.params.max_read_write_size, reg);
-		info->max_frmr_depth = ci.max_reg_len / PAGE_SIZE + 1;
+		info->max_descs = smbd_descs_for(ci.params.max_read_write_size);
+		io = reg;
+		if (info->max_descs > 1 && is_power_of_2(reg + PAGE_SIZE))
+			io = reg + PAGE_SIZE;
+		sp->max_read_write_size = min(ci.params.max_read_write_size, io);
+		/* A buffer without gaps of that size spans this many pages. */
+		info->max_frmr_depth = io / PAGE_SIZE + 1;
 	} else {
 		/* No buffer registration: every I/O goes through messages. */
 		sp->max_read_write_size =
@@ -232,6 +266,7 @@ static void smbd_publish_params(struct smbd_connection *info,
 			SMB2_READWRITE_PDU_HEADER_SIZE -
 			sizeof(struct smb2_transform_hdr);
 		info->max_frmr_depth = 1;
+		info->max_descs = 1;
 		info->rdma_readwrite_threshold = INT_MAX;
 	}
 }
@@ -489,8 +524,10 @@ int smbd_send(struct TCP_Server_Info *server, int num_rqst,
  * @need_invalidate: unused: smbdx_deregister() finds out by itself
  *	whether the server invalidated the buffer
  *
- * The buffer must fit in one descriptor: cifs sizes its I/O with the
- * MaxReadWriteSize and max_frmr_depth smbd_get_connection() published.
+ * The buffer must fit in the connection's max_descs descriptors: cifs
+ * sizes its I/O with the MaxReadWriteSize and max_frmr_depth
+ * smbd_get_connection() published; a buffer with gaps that needs more
+ * fails (as with the stock cifs).
  *
  * cifs does not hold its server lock here, so a reconnection may replace
  * or destroy the connection at any time. The connection is therefore read
@@ -509,12 +546,10 @@ struct smbd_mr *smbd_register_mr_at(struct smbd_connection **slot,
 				    struct iov_iter *iter, bool writing,
 				    bool need_invalidate)
 {
-	unsigned int flags = SMBDX_REG_ONE_DESC | SMBDX_REG_POSTED;
-	const struct smbdx_buffer_desc_v1 *d;
+	unsigned int flags = SMBDX_REG_POSTED;
 	struct smbd_connection *info;
 	struct smbdx_reg *reg;
 	struct smbd_mr *mr;
-	u32 n;
 
 	smbd_fault_hold();
 	flags |= writing ? SMBDX_REG_REMOTE_WRITE : SMBDX_REG_REMOTE_READ;
@@ -530,6 +565,7 @@ struct smbd_mr *smbd_register_mr_at(struct smbd_connection **slot,
 		kfree(mr);
 		return NULL;
 	}
+	flags |= SMBDX_REG_MAX_DESCS(info->max_descs);
 	reg = smbdx_register(info->conn, iter, flags);
 	kref_put(&info->ref, smbd_release);
 	if (IS_ERR(reg)) {
@@ -538,13 +574,37 @@ struct smbd_mr *smbd_register_mr_at(struct smbd_connection **slot,
 		kfree(mr);
 		return NULL;
 	}
-	d = smbdx_reg_descs(reg, &n);
-	mr->desc.iova = le64_to_cpu(d->offset);
-	mr->desc.rkey = le32_to_cpu(d->token);
-	mr->desc.length = le32_to_cpu(d->length);
-	mr->mr = &mr->desc;
 	mr->reg = reg;
 	return mr;
+}
+
+/**
+ * smbd_mr_put_descs() - write a registration's descriptors into a request
+ * @mr: registration from smbd_register_mr()
+ * @buf: the channel info of an SMB2 READ or WRITE (its Buffer field), room
+ *	for SMBD_MAX_DESCS descriptors
+ *
+ * Copies the Buffer Descriptor V1 array, in buffer order and wire format,
+ * as [MS-SMB2] 2.2.19 and 2.2.21 describe the channel info.
+ *
+ * Context: any.
+ *
+ * Return: its length in bytes (ReadChannelInfoLength or
+ * WriteChannelInfoLength), 16 per descriptor.
+ */
+unsigned int smbd_mr_put_descs(const struct smbd_mr *mr, void *buf)
+{
+	const struct smbdx_buffer_desc_v1 *d;
+	u32 n;
+
+	/* cifs builds READs and WRITEs in its small request buffers. */
+	BUILD_BUG_ON(offsetof(struct smb2_read_req, Buffer) +
+		     SMBD_MAX_DESCS * sizeof(*d) > MAX_CIFS_SMALL_BUFFER_SIZE);
+	BUILD_BUG_ON(offsetof(struct smb2_write_req, Buffer) +
+		     SMBD_MAX_DESCS * sizeof(*d) > MAX_CIFS_SMALL_BUFFER_SIZE);
+	d = smbdx_reg_descs(mr->reg, &n);
+	memcpy(buf, d, n * sizeof(*d));
+	return n * sizeof(*d);
 }
 
 /**
@@ -588,8 +648,8 @@ void smbd_debug_show(struct seq_file *m, struct smbd_connection *info)
 
 	seq_printf(m, "\nSMBDirect: smbdirect.ko connection %u",
 		   smbdx_conn_id(info->conn));
-	seq_printf(m, "\ncifs: max_readwrite_size: %u rdma_readwrite_threshold: %d max_frmr_depth: %d\n",
+	seq_printf(m, "\ncifs: max_readwrite_size: %u rdma_readwrite_threshold: %d max_frmr_depth: %d max_descriptors: %u\n",
 		   sp->max_read_write_size, info->rdma_readwrite_threshold,
-		   info->max_frmr_depth);
+		   info->max_frmr_depth, info->max_descs);
 	smbdx_conn_show(info->conn, m);
 }

@@ -41,11 +41,13 @@ extern int smbd_receive_credit_max;
  * struct smbd_connection - cifs's handle on one SMB Direct connection
  * @socket: negotiated parameters in the form cifs reads them
  *	(smb2ops.c sizes rsize and wsize from @socket.parameters)
- * @socket.parameters: MaxReadWriteSize there is capped to what one
- *	buffer descriptor covers, since cifs advertises exactly one
+ * @socket.parameters: MaxReadWriteSize there is capped to what
+ *	@max_descs buffer descriptors cover
  * @rdma_readwrite_threshold: I/O of at least this many bytes goes through
  *	RDMA read/write (smb2pdu.c)
  * @max_frmr_depth: pages one registration may span (file.c's segment limit)
+ * @max_descs: buffer descriptors one READ or WRITE may carry (1 or
+ *	SMBD_MAX_DESCS)
  * @conn: the smbdirect.ko connection
  * @ref: one for the TCP_Server_Info (dropped by smbd_destroy() an RCU grace
  *	period after it cleared server->smbd_conn), one per smbd_register_mr()
@@ -62,6 +64,7 @@ struct smbd_connection {
 	} socket;
 	int rdma_readwrite_threshold;
 	int max_frmr_depth;
+	unsigned int max_descs;
 
 	struct smbdx_conn *conn;
 	struct kref ref;
@@ -71,35 +74,19 @@ struct smbd_connection {
 	__be32 len_be;
 };
 
-/* Buffer Descriptor V1 ([MS-SMBD] 2.2.3.1), as smb2pdu.c writes it. */
-struct smbd_buffer_descriptor_v1 {
-	__le64 offset;
-	__le32 token;
-	__le32 length;
-} __packed;
-
-/**
- * struct smbd_mr_desc - what smb2pdu.c copies into a READ or WRITE request
- * @iova: offset of the first byte
- * @rkey: steering tag
- * @length: bytes registered
+/*
+ * Most Buffer Descriptors V1 ([MS-SMBD] 2.2.3.1) in one SMB2 READ or WRITE
+ * (its channel info, [MS-SMB2] 2.2.19, 2.2.21): a buffer of the I/O size
+ * that does not start on a page boundary takes two (smbdirect.c).
  */
-struct smbd_mr_desc {
-	u64 iova;
-	u32 rkey;
-	u32 length;
-};
+#define SMBD_MAX_DESCS	2
 
 /**
  * struct smbd_mr - a buffer registered for the server's RDMA read or write
- * @mr: the registration's only descriptor, read by smb2pdu.c as
- *	mr->mr->iova, ->rkey and ->length; points at @desc
- * @desc: that descriptor in host byte order
- * @reg: the smbdirect.ko registration
+ * @reg: the smbdirect.ko registration; smb2pdu.c copies its descriptors
+ *	into the request with smbd_mr_put_descs()
  */
 struct smbd_mr {
-	struct smbd_mr_desc *mr;
-	struct smbd_mr_desc desc;
 	struct smbdx_reg *reg;
 };
 
@@ -125,6 +112,7 @@ struct smbd_mr *smbd_register_mr_at(struct smbd_connection **slot,
 #define smbd_register_mr(info, iter, writing, need_invalidate) \
 	smbd_register_mr_at(&(info), iter, writing, need_invalidate)
 int smbd_deregister_mr(struct smbd_mr *mr);
+unsigned int smbd_mr_put_descs(const struct smbd_mr *mr, void *buf);
 
 void smbd_debug_show(struct seq_file *m, struct smbd_connection *info);
 
