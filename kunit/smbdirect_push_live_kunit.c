@@ -350,6 +350,7 @@ static void pl_thr_end(struct kunit *test, struct pl_thr *th)
 struct pl_reader {
 	const u8 *buf;
 	atomic64_t seen;	/* the last record checked */
+	atomic64_t round;	/* the writer's round (for the sender) */
 	atomic_t bad;		/* records seen before their data */
 	atomic_t checked;	/* records checked */
 	u64 bad_round;
@@ -361,16 +362,21 @@ static int pl_reader_fn(struct pl_thr *th)
 {
 	struct pl_reader *rd = th->arg;
 	u64 last = 0, v;
+	u32 k, idle = 0;
 	const u8 *slot;
-	u32 k;
 
 	while (!kthread_should_stop()) {
 		/* Pairs with the responder's smp_store_release() (push.c). */
 		v = smp_load_acquire((const u64 *)(rd->buf + PL_REC));
 		if (v == last) {
-			cond_resched();
+			/* Spin a while, then let the emulated CPU go. */
+			if (++idle < 64)
+				cpu_relax();
+			else
+				usleep_range(20, 50);
 			continue;
 		}
+		idle = 0;
 		slot = rd->buf + (v % PL_SLOTS) * PL_SLOT;
 		for (k = 0; k < PL_SLOT; k++) {
 			if (READ_ONCE(slot[k]) != pl_byte(v, k)) {
@@ -394,6 +400,7 @@ static int pl_reader_fn(struct pl_thr *th)
 
 struct pl_flusher {
 	struct smbdx_push_target *t;
+	atomic64_t *round;	/* if set: two flushes per round of the writer */
 	u8 src[256];
 };
 
@@ -405,6 +412,11 @@ static int pl_flusher_fn(struct pl_thr *th)
 	int rc;
 
 	while (!kthread_should_stop()) {
+		if (f->round && atomic_long_read(&th->count) >=
+		    atomic64_read(f->round) * 2) {
+			usleep_range(200, 500);
+			continue;
+		}
 		off = (atomic_long_read(&th->count) * sizeof(f->src)) %
 		      (PL_LEN - sizeof(f->src));
 		memset(f->src, atomic_long_read(&th->count), sizeof(f->src));
@@ -419,15 +431,28 @@ static int pl_flusher_fn(struct pl_thr *th)
 	return 0;
 }
 
+/* Messages beside the commits: PL_MSGS_PER_ROUND per round started. */
+#define PL_MSGS_PER_ROUND	4
+
+struct pl_sender {
+	struct smbdx_conn *conn;
+	atomic64_t *round;	/* the writer's round */
+};
+
 static int pl_sender_fn(struct pl_thr *th)
 {
-	struct smbdx_conn *conn = th->arg;
+	struct pl_sender *sd = th->arg;
 	u8 b[1024];
 	int rc;
 
 	memset(b, 0x5a, sizeof(b));
 	while (!kthread_should_stop()) {
-		rc = pl_send(conn, b, sizeof(b));
+		if (atomic_long_read(&th->count) >=
+		    atomic64_read(sd->round) * PL_MSGS_PER_ROUND) {
+			usleep_range(200, 500);
+			continue;
+		}
+		rc = pl_send(sd->conn, b, sizeof(b));
 		if (rc)
 			return rc;
 		atomic_long_inc(&th->count);
@@ -487,6 +512,7 @@ static void push_live_commit_order(struct kunit *test)
 	};
 	struct pl_thr *reader, *flusher, *sender, *drainer;
 	struct pl_flusher *fl;
+	struct pl_sender *sd;
 	struct pl_drain *dr;
 	struct pl_reader *rd;
 	struct tl_pair p;
@@ -521,21 +547,26 @@ static void push_live_commit_order(struct kunit *test)
 	drainer = kunit_kzalloc(test, sizeof(*drainer), GFP_KERNEL);
 	fl = kunit_kzalloc(test, sizeof(*fl), GFP_KERNEL);
 	dr = kunit_kzalloc(test, sizeof(*dr), GFP_KERNEL);
+	sd = kunit_kzalloc(test, sizeof(*sd), GFP_KERNEL);
 	src = kunit_kzalloc(test, PL_SLOT, GFP_KERNEL);
 	KUNIT_ASSERT_TRUE(test, rd && reader && flusher && sender && drainer &&
-			  fl && dr && src);
+			  fl && dr && sd && src);
 	rd->buf = buf;
 	init_waitqueue_head(&rd->wq);
 	fl->t = t2;
+	fl->round = &rd->round;
 	dr->conn = p.srvc;
 	dr->sent = &sender->count;
+	sd->conn = p.cli;
+	sd->round = &rd->round;
 
 	pl_thr_start(test, reader, pl_reader_fn, rd, "push-reader");
 	pl_thr_start(test, drainer, pl_drainer_fn, dr, "push-drainer");
-	pl_thr_start(test, sender, pl_sender_fn, p.cli, "push-sender");
+	pl_thr_start(test, sender, pl_sender_fn, sd, "push-sender");
 	pl_thr_start(test, flusher, pl_flusher_fn, fl, "push-flusher");
 
 	for (round = 1; round <= n; round++) {
+		atomic64_set(&rd->round, round);
 		/* The slot's last round must be behind the reader. */
 		if (round >= PL_SLOTS)
 			KUNIT_ASSERT_GT_MSG(test,
@@ -876,63 +907,30 @@ enum pl_lie {
 };
 
 struct pl_refusal {
-	struct tl_dev dev;	/* first: tl_pair_up() reads it */
 	const char *name;
 	enum pl_lie lie;
 	int err;
 	int cause;
+	bool siw;		/* also on siw */
 };
 
 static const struct pl_refusal pl_refusals[] = {
-	{ .name = "range flush", .lie = PL_LIE_RANGE_FLUSH, .err = -ERANGE,
-	  .cause = SMBDX_CAUSE_PUSH_RANGE },
-	{ .name = "range atomic", .lie = PL_LIE_RANGE_ATOMIC, .err = -ERANGE,
-	  .cause = SMBDX_CAUSE_PUSH_RANGE },
-	{ .name = "revoked", .lie = PL_LIE_REVOKED, .err = -EKEYREVOKED,
-	  .cause = SMBDX_CAUSE_PUSH_REVOKED },
-	{ .name = "unregistered", .lie = PL_LIE_UNREGISTERED,
-	  .err = -EKEYREVOKED, .cause = SMBDX_CAUSE_PUSH_REVOKED },
-	{ .name = "token", .lie = PL_LIE_TOKEN, .err = -EKEYREVOKED,
-	  .cause = SMBDX_CAUSE_PUSH_REVOKED },
-	{ .name = "access", .lie = PL_LIE_ACCESS, .err = -EACCES,
-	  .cause = SMBDX_CAUSE_PUSH_ACCESS },
+	{ "range flush", PL_LIE_RANGE_FLUSH, -ERANGE, SMBDX_CAUSE_PUSH_RANGE,
+	  true },
+	{ "range atomic", PL_LIE_RANGE_ATOMIC, -ERANGE, SMBDX_CAUSE_PUSH_RANGE },
+	{ "revoked", PL_LIE_REVOKED, -EKEYREVOKED, SMBDX_CAUSE_PUSH_REVOKED },
+	{ "unregistered", PL_LIE_UNREGISTERED, -EKEYREVOKED,
+	  SMBDX_CAUSE_PUSH_REVOKED, true },
+	{ "token", PL_LIE_TOKEN, -EKEYREVOKED, SMBDX_CAUSE_PUSH_REVOKED },
+	{ "access", PL_LIE_ACCESS, -EACCES, SMBDX_CAUSE_PUSH_ACCESS },
 };
 
-/* Every refusal on rxe; on siw (push mode forced) two of them. */
-static struct pl_refusal pl_refusal_cases[ARRAY_SIZE(pl_refusals) + 2];
-
-static const void *pl_refusal_gen(const void *prev, char *desc)
+/* One lie on a new connection @idx of @bys's listener. */
+static void pl_refuse_one(struct kunit *test, const struct pl_refusal *c,
+			  struct tl_pair *bys, int idx,
+			  const struct smbdx_conn_config *cfg)
 {
-	const struct pl_refusal *c = prev ? (const struct pl_refusal *)prev + 1 :
-					    pl_refusal_cases;
-	size_t i, n = ARRAY_SIZE(pl_refusals);
-
-	if (!prev) {
-		for (i = 0; i < n; i++) {
-			pl_refusal_cases[i] = pl_refusals[i];
-			pl_refusal_cases[i].dev = tl_devs[0];
-		}
-		pl_refusal_cases[n] = pl_refusals[PL_LIE_RANGE_FLUSH];
-		pl_refusal_cases[n + 1] = pl_refusals[PL_LIE_UNREGISTERED];
-		pl_refusal_cases[n].dev = tl_devs[1];
-		pl_refusal_cases[n + 1].dev = tl_devs[1];
-	}
-	if (c >= pl_refusal_cases + ARRAY_SIZE(pl_refusal_cases))
-		return NULL;
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s %s", c->dev.kind, c->name);
-	return c;
-}
-
-/*
- * A lying descriptor reaches the responder, which refuses: that connection
- * ends on both sides with the named cause, the call returns the matching
- * error, another connection of the listener is untouched, and nothing of
- * the refused one is left.
- */
-static void push_live_refused(struct kunit *test)
-{
-	const struct pl_refusal *c = test->param_value;
-	struct smbdx_conn_config cfg;
+	const struct tl_dev *d = test->param_value;
 	struct smbdx_push_desc desc = {
 		.region = cpu_to_le32(7), .token = cpu_to_le32(0x1234),
 		.length = cpu_to_le32(PL_LEN),
@@ -940,17 +938,19 @@ static void push_live_refused(struct kunit *test)
 	};
 	struct smbdx_push_region *r = NULL;
 	struct smbdx_push_target *t;
-	struct smbdx_conn *cli2, *srvc2;
-	struct tl_pair p;
+	struct tl_pair p = *bys;
 	u8 src[64] = { 3 };
 	int base = smbdx_test_conns_alive();
 	int rc;
 	u8 *buf;
 
-	pl_cfg(&cfg, true);
-	pl_pair_up(test, &p, &cfg);
-	cli2 = tl_connect(test, &p.sin, &cfg, NULL, NULL);
-	srvc2 = tl_accepted(test, p.srv, 1);
+	kunit_info(test, "%s", c->name);
+	p.cli = tl_connect(test, &p.sin, cfg, NULL, NULL);
+	p.srvc = tl_accepted(test, p.srv, idx);
+	if (d->iwarp) {
+		KUNIT_ASSERT_EQ(test, smbdx_test_force_push(p.cli), 0);
+		KUNIT_ASSERT_EQ(test, smbdx_test_force_push(p.srvc), 0);
+	}
 	buf = pl_buf(test);
 
 	if (c->lie != PL_LIE_UNREGISTERED) {
@@ -996,7 +996,7 @@ static void push_live_refused(struct kunit *test)
 		rc = smbdx_push_flush(t, 0, 16, SMBDX_PUSH_GLOBAL);
 		break;
 	}
-	KUNIT_EXPECT_EQ(test, rc, c->err);
+	KUNIT_EXPECT_EQ_MSG(test, rc, c->err, "%s", c->name);
 	pl_expect_cause(test, p.cli, c->cause);
 	pl_expect_cause(test, p.srvc, c->cause);
 	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p.srvc,
@@ -1007,14 +1007,42 @@ static void push_live_refused(struct kunit *test)
 	/* Later calls say the connection ended. */
 	KUNIT_EXPECT_NE(test, smbdx_push_flush(t, 0, 16, SMBDX_PUSH_GLOBAL), 0);
 
-	/* The listener's other connection goes on. */
-	pl_expect_alive2(test, cli2, srvc2);
+	/* The listener's first connection goes on. */
+	pl_expect_alive(test, bys);
 
 	/* A region on the ended connection is freed, with its error. */
 	pl_detach(test, t);
 	if (r)
 		KUNIT_EXPECT_NE(test, pl_revoke(test, r), 0);
-	pl_destroy_pair(test, &p, base + 2);
+	pl_destroy_pair(test, &p, base);
+}
+
+/*
+ * A lying descriptor reaches the responder, which refuses: that connection
+ * ends on both sides with the named cause, the call returns the matching
+ * error, the listener's first connection (push mode on too) is untouched,
+ * and nothing of the refused one is left. Every lie on rxe; on siw
+ * (push mode forced) two of them.
+ */
+static void push_live_refused(struct kunit *test)
+{
+	const struct tl_dev *d = test->param_value;
+	struct smbdx_conn_config cfg;
+	struct tl_pair bys;
+	int idx = 1;
+	size_t i;
+
+	pl_cfg(&cfg, true);
+	pl_pair_up(test, &bys, &cfg);
+	for (i = 0; i < ARRAY_SIZE(pl_refusals); i++) {
+		if (d->iwarp && !pl_refusals[i].siw)
+			continue;
+		pl_refuse_one(test, &pl_refusals[i], &bys, idx++, &cfg);
+	}
+	/* The bystander never saw a push-mode message. */
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(bys.cli, SMBDX_STAT_TX_PUSH_MSGS),
+			0);
+	pl_expect_alive(test, &bys);
 }
 
 /* ---- no answer ------------------------------------------------------------ */
@@ -1097,6 +1125,7 @@ struct pl_offer {
 	bool cli_push, cli_caps, srv_push, srv_caps;
 };
 
+/* The first on siw too (where nothing is ever offered), all on rxe. */
 static const struct pl_offer pl_offers[] = {
 	{ .name = "server off", .cli_push = true, .cli_caps = true,
 	  .srv_caps = true },
@@ -1105,7 +1134,7 @@ static const struct pl_offer pl_offers[] = {
 	{ .name = "no cm_caps", .cli_push = true, .srv_push = true },
 };
 
-static struct pl_offer pl_offer_cases[ARRAY_SIZE(tl_devs) * ARRAY_SIZE(pl_offers)];
+static struct pl_offer pl_offer_cases[ARRAY_SIZE(pl_offers) + 1];
 
 static const void *pl_offer_gen(const void *prev, char *desc)
 {
@@ -1114,10 +1143,12 @@ static const void *pl_offer_gen(const void *prev, char *desc)
 	size_t i;
 
 	if (!prev) {
-		for (i = 0; i < ARRAY_SIZE(pl_offer_cases); i++) {
-			pl_offer_cases[i] = pl_offers[i % ARRAY_SIZE(pl_offers)];
-			pl_offer_cases[i].dev = tl_devs[i / ARRAY_SIZE(pl_offers)];
+		for (i = 0; i < ARRAY_SIZE(pl_offers); i++) {
+			pl_offer_cases[i] = pl_offers[i];
+			pl_offer_cases[i].dev = tl_devs[0];
 		}
+		pl_offer_cases[i] = pl_offers[0];
+		pl_offer_cases[i].dev = tl_devs[1];
 	}
 	if (c >= pl_offer_cases + ARRAY_SIZE(pl_offer_cases))
 		return NULL;
@@ -1366,7 +1397,7 @@ static struct kunit_case push_live_cases[] = {
 	KUNIT_CASE_PARAM(push_live_revoke, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(push_live_revoke_inflight, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(push_live_revoke_under_load, pl_rxe_gen_params),
-	KUNIT_CASE_PARAM(push_live_refused, pl_refusal_gen),
+	KUNIT_CASE_PARAM(push_live_refused, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(push_live_timeout, pl_timeout_gen),
 #ifdef CONFIG_FAULT_INJECTION
 	KUNIT_CASE_PARAM(push_live_faults, pl_fault_gen),
