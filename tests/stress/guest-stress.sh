@@ -10,7 +10,7 @@
 #   - fault points: every point armed in turn during traffic, three rounds;
 #   - the transport suite's message and connection cases, as in make check;
 #   - push mode's ordering case with 1,000 write + commit rounds per
-#     device (smbdirect_push_live rounds=1000; make check runs 100 and 50);
+#     device (smbdirect_push_live rounds=1000; make check runs 300 and 150);
 #   - 10.5 GiB through messages and RDMA read/write, every byte checked
 #     (tests/vm/smbd_checked_data.sh with larger sizes);
 #   - 100 device removals per device during RDMA read/write
