@@ -790,7 +790,8 @@ static int pl_committer_fn(struct pl_thr *th)
  * answer to a commit the client sent before it saw the request (the
  * server's sends are held back meanwhile). The commit is still served and
  * succeeds; the acknowledgment goes out only after it; then the target
- * refuses, and the connection stays up.
+ * refuses, and the connection stays up. Then the other way round: the
+ * request arrives before the client's commit has left.
  */
 static void push_live_revoke_inflight(struct kunit *test)
 {
@@ -802,7 +803,7 @@ static void push_live_revoke_inflight(struct kunit *test)
 	struct pl_committer *cm;
 	struct pl_revoker *rv;
 	struct tl_pair p;
-	u64 reqs;
+	u64 reqs, acks, rx;
 	u8 *buf;
 	int i;
 
@@ -853,6 +854,53 @@ static void push_live_revoke_inflight(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, buf[0], 9);
 	KUNIT_EXPECT_EQ(test, smbdx_push_flush(t, 0, 1, SMBDX_PUSH_GLOBAL),
 			-EKEYREVOKED);
+	pl_expect_alive(test, &p);
+	pl_detach(test, t);
+
+	/*
+	 * The request arrives while the client's commit has not even left
+	 * (the client's sends held back): no acknowledgment until the commit
+	 * is answered, though the target refuses new calls at once.
+	 */
+	r = pl_register(test, p.srvc, buf, SMBDX_PUSH_GLOBAL, &desc);
+	t = pl_attach(test, p.cli, &desc);
+	cm->t = t;
+	rv->r = r;
+	pl_thr_end(test, committer);
+	pl_thr_end(test, revoker);
+	acks = smbdx_test_stat(p.cli, SMBDX_STAT_PUSH_REVOKE_ACKS);
+	rx = smbdx_test_stat(p.cli, SMBDX_STAT_RX_PUSH_MSGS);
+	reqs = smbdx_test_stat(p.cli, SMBDX_STAT_TX_PUSH_MSGS);
+	smbdx_test_set_mute(p.cli, true);
+	pl_thr_start(test, committer, pl_committer_fn, cm, "push-committer");
+	for (i = 0; i < timeout_ms / 20 &&
+	     smbdx_test_stat(p.cli, SMBDX_STAT_TX_PUSH_MSGS) == reqs; i++)
+		msleep(20);
+	KUNIT_ASSERT_EQ(test, smbdx_test_stat(p.cli, SMBDX_STAT_TX_PUSH_MSGS),
+			reqs + 1);
+	kunit_remove_action(test, pl_revoke_action, r);
+	pl_thr_start(test, revoker, pl_revoker_fn, rv, "push-revoker");
+	for (i = 0; i < timeout_ms / 20 &&
+	     smbdx_test_stat(p.cli, SMBDX_STAT_RX_PUSH_MSGS) == rx; i++)
+		msleep(20);
+	KUNIT_ASSERT_EQ(test, smbdx_test_stat(p.cli, SMBDX_STAT_RX_PUSH_MSGS),
+			rx + 1);
+	KUNIT_EXPECT_EQ_MSG(test, smbdx_test_stat(p.cli,
+						  SMBDX_STAT_PUSH_REVOKE_ACKS),
+			    acks, "acknowledged with a commit in flight");
+	KUNIT_EXPECT_EQ(test, pl_write(t, 0, cm->src, 8), -EKEYREVOKED);
+	KUNIT_EXPECT_FALSE(test, completion_done(&committer->done));
+	smbdx_test_set_mute(p.cli, false);
+	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&committer->done,
+							  msecs_to_jiffies(timeout_ms)),
+			0);
+	KUNIT_EXPECT_EQ(test, committer->rc, 0);
+	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&revoker->done,
+							  msecs_to_jiffies(timeout_ms)),
+			0);
+	KUNIT_EXPECT_EQ(test, revoker->rc, 0);
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p.cli, SMBDX_STAT_PUSH_REVOKE_ACKS),
+			acks + 1);
 	pl_expect_alive(test, &p);
 	pl_detach(test, t);
 }
