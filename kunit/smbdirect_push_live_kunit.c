@@ -590,9 +590,15 @@ static void push_live_commit_order(struct kunit *test)
 					       atomic64_read(&rd->seen) == n,
 					       msecs_to_jiffies(timeout_ms)),
 			    0, "the reader never saw round %u", n);
-	/* The writer may have kept the commit slot: let the flusher have it. */
-	for (k = 0; k < timeout_ms / 20 && !atomic_long_read(&flusher->count) &&
-	     !completion_done(&flusher->done); k++)
+	/*
+	 * The writer may have kept the commit slot, and the CPU: let the
+	 * flusher and the sender have their turn before they are stopped.
+	 */
+	for (k = 0; k < timeout_ms / 20 &&
+	     ((!atomic_long_read(&flusher->count) &&
+	       !completion_done(&flusher->done)) ||
+	      (!atomic_long_read(&sender->count) &&
+	       !completion_done(&sender->done))); k++)
 		msleep(20);
 	pl_thr_end(test, reader);
 	pl_thr_end(test, flusher);
