@@ -46,3 +46,23 @@ SMBDX_CAUSE(SEND_TIMEOUT, "send_timeout",
 	    "a message waited io_timeout to be sent (no send credit from the peer)")
 SMBDX_CAUSE(WR_TIMEOUT, "wr_timeout",
 	    "an RDMA read/write or registration did not complete within io_timeout")
+SMBDX_CAUSE(PUSH_UNNEGOTIATED, "push_unnegotiated",
+	    "push mode: a control message, but push mode was not negotiated")
+SMBDX_CAUSE(PUSH_BAD_MSG, "push_bad_message",
+	    "push mode: malformed control message (length, version, type, flags, fields)")
+SMBDX_CAUSE(PUSH_BAD_SEQ, "push_bad_sequence",
+	    "push mode: a request out of sequence, or an answer to no request")
+SMBDX_CAUSE(PUSH_TOO_MANY, "push_too_many",
+	    "push mode: more outstanding requests than advertised")
+SMBDX_CAUSE(PUSH_RANGE, "push_range",
+	    "push mode: a commit outside its region")
+SMBDX_CAUSE(PUSH_ALIGN, "push_align",
+	    "push mode: an atomic write target not 8-byte aligned")
+SMBDX_CAUSE(PUSH_REVOKED, "push_revoked",
+	    "push mode: a commit on a revoked or unknown region")
+SMBDX_CAUSE(PUSH_ACCESS, "push_access",
+	    "push mode: a commit the region was not registered for (persistence...)")
+SMBDX_CAUSE(PUSH_FAILED, "push_failed",
+	    "push mode: the responder could not complete a commit")
+SMBDX_CAUSE(PUSH_TIMEOUT, "push_timeout",
+	    "push mode: a commit or revoke was not answered within io_timeout")

@@ -55,14 +55,15 @@ static void smbdx_conn_record_ird_ord(struct smbdx_conn *conn,
 }
 
 /*
- * What we advertise. Push mode is not built yet, so the blob says only
- * that this end speaks the format (flags 0); the test build may make it
- * advertise more (smbdx_test_own_caps()).
+ * What we advertise: push mode (push.c) when the connection's push_mode
+ * says so, with the commit requests the peer may have outstanding;
+ * otherwise only that this end speaks the format (flags 0). The test
+ * build may make it advertise anything (smbdx_test_own_caps()).
  */
-static void smbdx_caps_local(struct smbdx_caps *caps)
+static void smbdx_caps_local(struct smbdx_conn *conn, struct smbdx_caps *caps)
 {
-	caps->flags = 0;
-	caps->push_ird = 0;
+	caps->flags = conn->cfg.push_mode ? smbdx_push_local_flags() : 0;
+	caps->push_ird = caps->flags ? SMBDX_PUSH_MAX_COMMITS : 0;
 	smbdx_test_own_caps(caps);
 	/* What the encoder sends: no reserved bit, no IRD without a flag. */
 	caps->flags &= SMBDX_CAPS_KNOWN;
@@ -92,7 +93,7 @@ int smbdx_conn_privdata(struct smbdx_conn *conn,
 	int n;
 
 	if (want)
-		smbdx_caps_local(&own);
+		smbdx_caps_local(conn, &own);
 	n = smbdx_privdata_build(conn->limits.iwarp, ird_ord,
 				 want ? &own : NULL, buf, size);
 	if (n < 0)

@@ -12,8 +12,8 @@
  * "Files"): any file may call it, and it calls nothing of smbdirect but
  * the pure protocol engine (smbdx_frag_safe_max_recv_size()).
  *
- * Concurrency: no lock. Every parameter is an unsigned int (cm_caps a
- * bool) that root may change through sysfs at any time, and is read
+ * Concurrency: no lock. Every parameter is an unsigned int (cm_caps and
+ * push_mode bools) that root may change through sysfs at any time, and is read
  * without a lock: a
  * connection created while a value changes may get the old or the new one
  * (smbdx_conn_config_resolve() derives the keepalive interval the peer is
@@ -93,6 +93,10 @@ static bool cm_caps;
 module_param(cm_caps, bool, 0644);
 MODULE_PARM_DESC(cm_caps,
 		 "advertise capabilities in RDMA CM private data, IB/RoCE only (default N)");
+static bool push_mode;
+module_param(push_mode, bool, 0644);
+MODULE_PARM_DESC(push_mode,
+		 "experimental: offer push mode (remote flush and atomic write) in the CM capabilities; needs cm_caps (default N)");
 
 module_param_named(max_negotiating, smbdx_max_negotiating, uint, 0644);
 MODULE_PARM_DESC(max_negotiating,
@@ -152,6 +156,7 @@ void smbdx_conn_config_init(struct smbdx_conn_config *cfg)
 	cfg->io_timeout_ms = max(io_timeout, 1U) * MSEC_PER_SEC;
 	cfg->recv_queue_max = recv_queue_max;
 	cfg->cm_caps = cm_caps;
+	cfg->push_mode = push_mode;
 }
 EXPORT_SYMBOL_NS_GPL(smbdx_conn_config_init, SMBDX_NS);
 
@@ -203,5 +208,7 @@ void smbdx_conn_config_resolve(struct smbdx_conn_config *cfg, bool passive)
 		cfg->recv_queue_max = def.recv_queue_max;
 	if (!cfg->cm_caps)
 		cfg->cm_caps = def.cm_caps;
+	if (!cfg->push_mode)
+		cfg->push_mode = def.push_mode;
 	p->keepalive_interval = DIV_ROUND_UP(cfg->keepalive_ms, MSEC_PER_SEC);
 }

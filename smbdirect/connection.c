@@ -7,12 +7,13 @@
  *
  * Ownership: smbdx_conn_alloc() sets up the common part of struct
  * smbdx_conn and lets each part set up its own lists and work items
- * (smbdx_send_init(), smbdx_deliver_init(), smbdx_timers_init()); the
- * timers are stopped through timer.c too. What this file still calls
- * above it: the send queue's flush at failure (send.c), the part inits,
- * the verbs resources' release at teardown (qp.c), and at publication and
- * release the debugfs directory (debugfs.c) and the messages never taken
- * (deliver.c).
+ * (smbdx_send_init(), smbdx_deliver_init(), smbdx_timers_init(),
+ * smbdx_push_init()); the timers are stopped through timer.c too. What
+ * this file still calls above it: the send queue's flush at failure
+ * (send.c), the part inits, the verbs resources' release at teardown
+ * (qp.c), and at publication and release the debugfs directory
+ * (debugfs.c), the messages never taken (deliver.c) and push mode's inbox
+ * (push.c).
  *
  * Normal operation: a connection is created by smbdx_connect() (connect.c)
  * or by a listener's CONNECT_REQUEST (listen.c). Its state only moves
@@ -148,6 +149,7 @@ struct smbdx_conn *smbdx_conn_alloc(enum smbdx_role role,
 	smbdx_send_init(conn);
 	smbdx_deliver_init(conn);
 	smbdx_timers_init(conn);
+	smbdx_push_init(conn);
 	return conn;
 }
 
@@ -194,6 +196,7 @@ static void smbdx_conn_release_work(struct work_struct *w)
 	smbdx_debugfs_conn_remove(conn);
 	smbdx_ready_flush(conn);
 	kfree(conn->mr.pool);
+	smbdx_push_free(conn);
 	kfree(conn);
 	atomic_dec(&smbdx_conns_alive);
 }

@@ -872,6 +872,27 @@ static int smbdx_reg_post(struct smbdx_conn *conn, struct smbdx_reg *reg,
 struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
 				 unsigned int flags)
 {
+	if (flags & SMBDX_REG_CPU_WRITES)
+		return ERR_PTR(-EINVAL);
+	return __smbdx_register(conn, iter, flags);
+}
+EXPORT_SYMBOL_NS_GPL(smbdx_register, SMBDX_NS);
+
+/**
+ * __smbdx_register() - smbdx_register() with smbdirect's own flags
+ * @conn: established connection
+ * @iter: as for smbdx_register()
+ * @flags: as for smbdx_register(), and SMBDX_REG_CPU_WRITES: the buffer is
+ *	mapped DMA_BIDIRECTIONAL because the CPU writes into it while it is
+ *	registered (push.c)
+ *
+ * Context: process, may sleep.
+ *
+ * Return: as smbdx_register().
+ */
+struct smbdx_reg *__smbdx_register(struct smbdx_conn *conn,
+				   struct iov_iter *iter, unsigned int flags)
+{
 	u32 max_descs = (flags & SMBDX_REG_DESCS_MASK) >> SMBDX_REG_DESCS_SHIFT;
 	size_t len = iov_iter_count(iter);
 	enum dma_data_direction dir;
@@ -888,13 +909,16 @@ struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
 	    !(flags & (SMBDX_REG_REMOTE_READ | SMBDX_REG_REMOTE_WRITE)) ||
 	    (flags & ~(SMBDX_REG_REMOTE_READ | SMBDX_REG_REMOTE_WRITE |
 		       SMBDX_REG_NOWAIT | SMBDX_REG_DESCS_MASK |
-		       SMBDX_REG_POSTED | SMBDX_REG_BOUNCE)))
+		       SMBDX_REG_POSTED | SMBDX_REG_BOUNCE |
+		       SMBDX_REG_CPU_WRITES)))
 		return ERR_PTR(-EINVAL);
 	rc = smbdx_conn_enter(conn, false);
 	if (rc)
 		return ERR_PTR(rc);
 
-	if ((flags & SMBDX_REG_REMOTE_READ) && (flags & SMBDX_REG_REMOTE_WRITE))
+	if (((flags & SMBDX_REG_REMOTE_READ) &&
+	     (flags & SMBDX_REG_REMOTE_WRITE)) ||
+	    (flags & SMBDX_REG_CPU_WRITES))
 		dir = DMA_BIDIRECTIONAL;
 	else if (flags & SMBDX_REG_REMOTE_WRITE)
 		dir = DMA_FROM_DEVICE;
@@ -1032,7 +1056,33 @@ out_failed:
 	smbdx_conn_leave(conn);
 	return ERR_PTR(rc);
 }
-EXPORT_SYMBOL_NS_GPL(smbdx_register, SMBDX_NS);
+
+/**
+ * smbdx_reg_sync() - hand a registered buffer to the CPU, or back
+ * @reg: registration, still mapped: the caller is inside
+ *	smbdx_conn_enter() and owns @reg (so neither teardown nor a
+ *	deregistration unmaps it meanwhile)
+ * @for_cpu: true before the CPU reads what the peer wrote (or writes
+ *	itself), false after the CPU wrote
+ *
+ * Nothing to do on devices that use virtual DMA (rxe, siw) or coherent
+ * memory; on others, the whole buffer's caches.
+ *
+ * Context: any.
+ */
+void smbdx_reg_sync(struct smbdx_reg *reg, bool for_cpu)
+{
+	struct ib_device *dev = reg->conn->ibdev;
+
+	if (!reg->mapped || ib_uses_virt_dma(dev))
+		return;
+	if (for_cpu)
+		dma_sync_sg_for_cpu(dev->dma_device, reg->sgt.sgl,
+				    reg->sgt.nents, reg->dir);
+	else
+		dma_sync_sg_for_device(dev->dma_device, reg->sgt.sgl,
+				       reg->sgt.nents, reg->dir);
+}
 
 /**
  * smbdx_reg_descs() - the Buffer Descriptor V1 array of a registration

@@ -10,7 +10,9 @@
  * on a free list while not posted. A receive completion (softirq) checks
  * the message with the protocol engine under conn->lock: the negotiate
  * request or response while NEGOTIATING, then Data Transfer messages
- * (smbdx_data_decode(), smbdx_credits_on_recv(), smbdx_reasm_add()).
+ * (smbdx_data_decode(), smbdx_credits_on_recv(), smbdx_reasm_add()); a
+ * Data Transfer message marked SMBDX_FLAG_PUSH is push mode's control
+ * message and goes to push.c instead of the reassembly.
  * The payload is copied at once into the message being reassembled (its
  * pages are allocated as the payload reaches them), so the receive buffer
  * goes straight back to the free list and is reposted: reassembly never
@@ -308,6 +310,7 @@ static void smbdx_recv_data(struct smbdx_conn *conn, struct smbdx_recv_io *rio,
 	struct smbdx_msg *msg;
 	enum smbdx_verdict v;
 	bool ka_out = conn->cr.keepalive != SMBDX_KEEPALIVE_NONE;
+	bool push;
 	u32 cost;
 	int rc;
 
@@ -315,7 +318,9 @@ static void smbdx_recv_data(struct smbdx_conn *conn, struct smbdx_recv_io *rio,
 			      conn->params.max_fragmented_recv_size, &di);
 	if (!v)
 		v = smbdx_credits_on_recv(&conn->cr, &di);
-	if (!v)
+	/* A push-mode control message is the transport's, never reassembled. */
+	push = !v && (di.flags & SMBDX_FLAG_PUSH);
+	if (!v && !push)
 		v = smbdx_reasm_add(&conn->recv.ra, &di, &place);
 	if (v) {
 		__smbdx_conn_fail(conn, -EPROTO, v);
@@ -344,6 +349,11 @@ static void smbdx_recv_data(struct smbdx_conn *conn, struct smbdx_recv_io *rio,
 		conn->recv.inv_token = wc->ex.invalidate_rkey;
 		smbdx_stat_inc(conn, SMBDX_STAT_RX_INVALIDATED);
 		smbdx_mr_remote_invalidated(conn, wc->ex.invalidate_rkey);
+	}
+	if (push) {
+		__smbdx_push_recv(conn, (u8 *)rio->buf + di.data_offset, &di,
+				  wc->wc_flags & IB_WC_WITH_INVALIDATE);
+		return;
 	}
 	if (place.state == SMBDX_REASM_EMPTY) {
 		/*

@@ -294,6 +294,7 @@ void __smbdx_send_pump(struct smbdx_conn *conn, struct smbdx_send_io **spare)
 	struct smbdx_data_info di;
 	struct smbdx_send_io *io;
 	bool answer;
+	u8 push_type;
 	int rc;
 
 	lockdep_assert_held(&conn->lock);
@@ -361,6 +362,10 @@ void __smbdx_send_pump(struct smbdx_conn *conn, struct smbdx_send_io **spare)
 			__smbdx_conn_fail(conn, -EIO, SMBDX_CAUSE_POST_ERROR);
 			break;
 		}
+		/* push.c's control messages: the Flags bit MS-SMBD reserves */
+		push_type = io->push_type;
+		if (push_type)
+			smbdx_pushmsg_mark(io->buf);
 		io->len = smbdx_data_wire_len(&di);
 		/* Another Send follows at once if fragments are still queued. */
 		rc = smbdx_post_send_io(conn, io, conn->send.queue_len > 0);
@@ -370,10 +375,37 @@ void __smbdx_send_pump(struct smbdx_conn *conn, struct smbdx_send_io **spare)
 			__smbdx_conn_post_failed(conn, rc);
 			break;
 		}
+		if (push_type)
+			__smbdx_push_posted(conn, push_type);
 		smbdx_send_count(conn, &di, answer && act == SMBDX_SEND_EMPTY);
 		if (di.flags & SMBDX_FLAG_RESPONSE_REQUESTED)
 			smbdx_idle_timer_arm(conn, conn->keepalive_wait_j);
 	}
+}
+
+/**
+ * __smbdx_send_queue_io() - queue one message of the transport's own
+ * @conn: established connection, lock held
+ * @io: an unfragmented message: @io->di has its data fields (payload at
+ *	@io->buf + @io->di.data_offset), the send loop fills in the rest;
+ *	the queue owns it from now on
+ *
+ * For push.c's control messages. They wait for a send credit like any
+ * fragment and never come between two fragments of one upper-layer
+ * message (those are queued all at once).
+ */
+void __smbdx_send_queue_io(struct smbdx_conn *conn, struct smbdx_send_io *io)
+{
+	lockdep_assert_held(&conn->lock);
+	if (conn->state != SMBDX_CS_ESTABLISHED ||
+	    smbdx_credits_queue(&conn->cr, 1)) {
+		kfree(io);
+		__smbdx_conn_fail(conn, -EIO, SMBDX_CAUSE_POST_ERROR);
+		return;
+	}
+	list_add_tail(&io->list, &conn->send.queue);
+	conn->send.queue_len++;
+	__smbdx_send_pump(conn, NULL);
 }
 
 /*

@@ -45,6 +45,7 @@
 #include "devlimits.h"
 #include "fault.h"
 #include "privdata.h"
+#include "pushmsg.h"
 
 struct dentry;
 struct sg_table;
@@ -221,7 +222,10 @@ struct smbdx_mr {
  * @inv_token: rkey to invalidate at the peer, if @inv
  * @inv: send with invalidate
  * @fail_verdict: terminate the connection with this cause when the send
- *	completes (a failed Negotiate Response, 3.1.5.3)
+ *	completes (a failed Negotiate Response, 3.1.5.3; a refused push-mode
+ *	commit)
+ * @push_type: a push-mode control message of this type
+ *	(enum smbdx_pushmsg_type; push.c), 0 for any other message
  * @size: size of @buf
  * @buf: header and payload
  */
@@ -238,6 +242,7 @@ struct smbdx_send_io {
 	u32 inv_token;
 	bool inv;
 	int fail_verdict;
+	u8 push_type;
 	u32 size;
 	u8 buf[];
 };
@@ -480,6 +485,52 @@ struct smbdx_conn_caps {
 };
 
 /**
+ * struct smbdx_conn_push - a connection's push mode (push.c)
+ * @ready: @mode and the numbering were set up (at first use, once the
+ *	connection is established and @caps is final)
+ * @refused: we refused a commit: the connection ends once the answer is
+ *	sent; no further commit is served
+ * @mode: what the CM blobs gave (smbdx_push_negotiate())
+ * @commit_tx: our commit requests (requester)
+ * @commit_rx: the peer's commit requests (responder)
+ * @revoke_tx: our revoke requests (region owner)
+ * @revoke_rx: the peer's revoke requests (requester)
+ * @regions: our regions (struct smbdx_push_region)
+ * @nregions: entries on @regions, and registrations in progress
+ * @next_region: the last region id handed out (ids are never reused)
+ * @targets: the peer's regions we attached (struct smbdx_push_target)
+ * @ntargets: entries on @targets
+ * @waits: our commits waiting for their answer, in sequence order
+ * @inbox: the peer's commits waiting for the work, a ring of
+ *	SMBDX_PUSH_MAX_COMMITS entries (allocated with our first region)
+ * @in_head: oldest entry of @inbox
+ * @in_count: entries in @inbox
+ * @work: serves the commits of @inbox in order, in process context
+ *
+ * Locking: conn->lock for everything but @work; @inbox is set once under
+ * it and freed with the connection.
+ */
+struct smbdx_conn_push {
+	bool ready;
+	bool refused;
+	struct smbdx_push_mode mode;
+	struct smbdx_push_tx commit_tx;
+	struct smbdx_push_rx commit_rx;
+	struct smbdx_push_tx revoke_tx;
+	struct smbdx_push_rx revoke_rx;
+	struct list_head regions;
+	u32 nregions;
+	u32 next_region;
+	struct list_head targets;
+	u32 ntargets;
+	struct list_head waits;
+	struct smbdx_pushmsg *inbox;
+	u32 in_head;
+	u32 in_count;
+	struct work_struct work;
+};
+
+/**
  * struct smbdx_conn - one SMB Direct connection (MS-SMBD 3.1.1.1)
  * @kind: SMBDX_OBJ_CONN (the CM handler tells contexts apart by it)
  * @num: its number, unique while the module is loaded (debugfs, logs)
@@ -521,6 +572,7 @@ struct smbdx_conn_caps {
  * @ird: RDMA Reads the peer may have outstanding against us
  * @ord: RDMA Reads we may have outstanding against the peer
  * @caps: capabilities exchanged in the CM private data
+ * @push: push mode (push.c)
  * @send: the send side
  * @recv: the receive side and delivery
  * @mr: memory registration
@@ -610,6 +662,7 @@ struct smbdx_conn {
 	u32 ird;
 	u32 ord;
 	struct smbdx_conn_caps caps;
+	struct smbdx_conn_push push;
 
 	/* the parts, each with its own lock rule */
 	struct smbdx_conn_send send;
@@ -790,6 +843,7 @@ struct smbdx_listener *smbdx_lgroup_owned_by(struct module *mod);
 void smbdx_lgroups_kick(void);
 
 /* ---- send.c ---- */
+void __smbdx_send_queue_io(struct smbdx_conn *conn, struct smbdx_send_io *io);
 void __smbdx_send_pump(struct smbdx_conn *conn, struct smbdx_send_io **spare);
 void smbdx_send_init(struct smbdx_conn *conn);
 struct smbdx_send_io *smbdx_send_io_alloc(struct smbdx_conn *conn, u32 size,
@@ -820,6 +874,15 @@ int smbdx_post_recv_one(struct smbdx_conn *conn);
 void smbdx_post_recvs(struct smbdx_conn *conn);
 
 /* ---- mr.c ---- */
+/*
+ * smbdx_register() flag for smbdirect's own use: the CPU writes into the
+ * buffer while it is registered (push mode's atomic write), so it is
+ * mapped bidirectionally.
+ */
+#define SMBDX_REG_CPU_WRITES	0x10000	/* above SMBDX_REG_DESCS_MASK */
+struct smbdx_reg *__smbdx_register(struct smbdx_conn *conn,
+				   struct iov_iter *iter, unsigned int flags);
+void smbdx_reg_sync(struct smbdx_reg *reg, bool for_cpu);
 u32 smbdx_mr_plan(struct smbdx_conn *conn);
 int smbdx_mr_pool_init(struct smbdx_conn *conn);
 void smbdx_mr_release(struct smbdx_conn *conn);
@@ -833,6 +896,14 @@ void smbdx_conn_leave(struct smbdx_conn *conn);
 /* ---- rw.c ---- */
 u32 smbdx_rw_plan(struct smbdx_conn *conn, u32 room);
 void smbdx_rw_release_orphans(struct smbdx_conn *conn);
+
+/* ---- push.c ---- */
+void smbdx_push_init(struct smbdx_conn *conn);
+void smbdx_push_free(struct smbdx_conn *conn);
+u8 smbdx_push_local_flags(void);
+void __smbdx_push_recv(struct smbdx_conn *conn, const void *body,
+		       const struct smbdx_data_info *di, bool invalidated);
+void __smbdx_push_posted(struct smbdx_conn *conn, u8 type);
 
 /* ---- timer.c ---- */
 void smbdx_neg_timer_start(struct smbdx_conn *conn);
@@ -942,6 +1013,7 @@ void smbdx_connect_step(struct smbdx_conn *conn, enum smbdx_conn_state next);
 void smbdx_test_own_caps(struct smbdx_caps *caps);
 void smbdx_test_set_own_caps(u8 flags, u8 push_ird);
 void smbdx_test_conn_caps(struct smbdx_conn *conn, struct smbdx_conn_caps *out);
+int smbdx_test_force_push(struct smbdx_conn *conn);
 #else
 static inline bool smbdx_test_muted(const struct smbdx_conn *conn)
 {

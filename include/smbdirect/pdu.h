@@ -40,6 +40,13 @@
 
 /* Data Transfer Flags, MS-SMBD 2.2.3 */
 #define SMBDX_FLAG_RESPONSE_REQUESTED	0x0001
+/*
+ * Not MS-SMBD: a bit it reserves, set only on push mode's control
+ * messages between two peers that both advertised push mode
+ * (smbdirect/pushmsg.h; design.rst, "Push mode"). smbdx_data_encode()
+ * never sends it; smbdx_data_decode() reports it like any other bit.
+ */
+#define SMBDX_FLAG_PUSH			0x8000
 
 /* Protocol minimums a peer must advertise (MS-SMBD 3.1.5.6, 3.1.5.7) */
 #define SMBDX_PROTO_MIN_RECV_SIZE	128

@@ -16,9 +16,11 @@
  * Contexts and locking (each function's kernel-doc says more):
  *  - smbdx_connect(), smbdx_listen(), smbdx_listener_destroy(), smbdx_send(),
  *    smbdx_recv_msg(), smbdx_register(), smbdx_deregister(),
- *    smbdx_rdma_read(), smbdx_rdma_write(), smbdx_reg_len_floor() and
- *    smbdx_destroy() sleep: process context only, no spinlock held.
- *  - smbdx_disconnect(), smbdx_conn_query(), smbdx_conn_error(),
+ *    smbdx_rdma_read(), smbdx_rdma_write(), smbdx_reg_len_floor(),
+ *    smbdx_destroy() and the smbdx_push_*() functions but
+ *    smbdx_push_query() sleep: process context only, no spinlock held.
+ *  - smbdx_disconnect(), smbdx_conn_query(), smbdx_push_query(),
+ *    smbdx_conn_error(),
  *    smbdx_conn_context()/smbdx_conn_set_context() and the smbdx_msg_*()
  *    functions never sleep and may be called from any context, including
  *    the callbacks; so do the smbdx_xf_*() functions of the RDMA
@@ -80,6 +82,11 @@ struct smbdx_reg;
  *	on iWARP; Documentation/design.rst, "Capabilities in CM private
  *	data"). False takes the module parameter cm_caps. The peer's
  *	capabilities are read whatever this says.
+ * @push_mode: experimental: advertise push mode (remote flush and atomic
+ *	write, design.rst "Push mode") in those capabilities, so that a peer
+ *	that advertised it too may use smbdx_push_*() with this end, and
+ *	this end with it. Needs @cm_caps. False takes the module parameter
+ *	push_mode.
  *
  * smbdx_conn_config_init() fills in the module parameters' values; callers
  * change what they need. Any field left 0 also takes the default.
@@ -92,6 +99,7 @@ struct smbdx_conn_config {
 	u32 io_timeout_ms;
 	u32 recv_queue_max;
 	bool cm_caps;
+	bool push_mode;
 };
 
 /**
@@ -277,5 +285,119 @@ int smbdx_xf_sign(struct shash_desc *desc, const struct iov_iter *it,
 		  size_t len, u8 *sig);
 int smbdx_xf_verify(struct shash_desc *desc, const struct iov_iter *it,
 		    size_t len, const u8 *sig);
+/*
+ * Push mode (draft-talpey-rdma-commit; Documentation/design.rst, "Push
+ * mode"), experimental: a responder registers a region of its memory
+ * and hands its descriptor to the peer through the upper layer's own
+ * protocol; the requester writes into it, makes ranges of it globally
+ * visible or persistent, and places a 64-bit value atomically after
+ * everything before it. Offered only when both peers advertised push
+ * mode in the CM private data (struct smbdx_conn_config.push_mode);
+ * otherwise every call says -EOPNOTSUPP.
+ */
+struct smbdx_push_region;
+struct smbdx_push_target;
+
+/* Access of a region, operations of a connection, flags of a commit */
+#define SMBDX_PUSH_GLOBAL		0x01	/* flush to global visibility */
+#define SMBDX_PUSH_PERSISTENT		0x02	/* flush to persistence */
+#define SMBDX_PUSH_ATOMIC		0x04	/* atomic write of 64 bits */
+/* smbdx_push_commit() and smbdx_push_flush() only */
+#define SMBDX_PUSH_REGION		0x08	/* the range is the whole region */
+#define SMBDX_PUSH_ATOMIC_PERSISTENT	0x10	/* the atomic value persistent too */
+
+/**
+ * enum smbdx_push_path - how a connection carries push mode
+ * @SMBDX_PUSH_PATH_NONE: not at all (-EOPNOTSUPP)
+ * @SMBDX_PUSH_PATH_MESSAGE: RDMA Write, then a commit request that the
+ *	peer's smbdirect answers once done (every kernel and device)
+ * @SMBDX_PUSH_PATH_NATIVE: RDMA Write, Flush and Atomic Write work
+ *	requests, no round trip (not built yet)
+ */
+enum smbdx_push_path {
+	SMBDX_PUSH_PATH_NONE,
+	SMBDX_PUSH_PATH_MESSAGE,
+	SMBDX_PUSH_PATH_NATIVE,
+};
+
+/**
+ * struct smbdx_push_info - answer of smbdx_push_query()
+ * @path: enum smbdx_push_path
+ * @ops: SMBDX_PUSH_GLOBAL, _PERSISTENT, _ATOMIC: what this end may ask of
+ *	the peer's regions (what the peer serves)
+ * @served: the same bits: what this end serves the peer (what
+ *	smbdx_push_register() may give a region)
+ * @max_commits: commits this end may have outstanding at once (more
+ *	callers wait)
+ * @max_regions: regions this end may register on the connection
+ * @max_targets: peer regions this end may attach on the connection
+ * @max_region_len: largest region (one memory registration): as
+ *	smbdx_conn_info.max_reg_len
+ */
+struct smbdx_push_info {
+	u32 path;
+	u32 ops;
+	u32 served;
+	u32 max_commits;
+	u32 max_regions;
+	u32 max_targets;
+	u32 max_region_len;
+};
+
+/**
+ * struct smbdx_push_desc - a region's descriptor, as the requester needs it
+ * @region: the region's id, never reused on the connection
+ * @token: its remote key
+ * @offset: the address of its first byte for RDMA
+ * @length: its length
+ * @access: SMBDX_PUSH_GLOBAL, _PERSISTENT, _ATOMIC it was registered with
+ *
+ * Little-endian, ready to be carried to the peer by the upper layer.
+ */
+struct smbdx_push_desc {
+	__le32 region;
+	__le32 token;
+	__le64 offset;
+	__le32 length;
+	__le32 access;
+};
+
+/**
+ * struct smbdx_push_commit - what smbdx_push_commit() asks for
+ * @offset: first byte of the range to flush, from the region's start
+ * @length: bytes of it (both 0 with SMBDX_PUSH_REGION)
+ * @atomic_offset: where the 64-bit value goes (8-byte aligned), from the
+ *	region's start
+ * @value: the value
+ * @flags: SMBDX_PUSH_GLOBAL and/or _PERSISTENT for the range (or the
+ *	whole region with SMBDX_PUSH_REGION), SMBDX_PUSH_ATOMIC for the value
+ *	(with SMBDX_PUSH_ATOMIC_PERSISTENT to make it persistent too); at
+ *	least one of the range and the value
+ */
+struct smbdx_push_commit {
+	u64 offset;
+	u64 length;
+	u64 atomic_offset;
+	u64 value;
+	u32 flags;
+};
+
+int smbdx_push_query(struct smbdx_conn *conn, struct smbdx_push_info *info);
+struct smbdx_push_region *smbdx_push_register(struct smbdx_conn *conn,
+					      struct iov_iter *iter,
+					      u32 access,
+					      struct smbdx_push_desc *desc);
+int smbdx_push_revoke(struct smbdx_push_region *region);
+struct smbdx_push_target *smbdx_push_attach(struct smbdx_conn *conn,
+					    const struct smbdx_push_desc *desc);
+void smbdx_push_detach(struct smbdx_push_target *target);
+int smbdx_push_write(struct smbdx_push_target *target, u64 offset,
+		     struct iov_iter *from);
+int smbdx_push_commit(struct smbdx_push_target *target,
+		      const struct smbdx_push_commit *commit);
+int smbdx_push_flush(struct smbdx_push_target *target, u64 offset,
+		     u64 length, u32 flags);
+int smbdx_push_atomic_write(struct smbdx_push_target *target, u64 offset,
+			    u64 value, u32 flags);
 
 #endif /* _SMBDIRECT_SMBDIRECT_H */

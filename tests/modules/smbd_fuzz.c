@@ -136,6 +136,7 @@ enum fz_outcome {
 	FZ_ACCEPT = 0,
 	/* SMBDX_ERR_* of <smbdirect/pdu_verdicts.h> in between */
 	FZ_RECV_ERROR = SMBDX_VERDICT_COUNT,	/* longer than the receive buffer */
+	FZ_PUSH_UNNEGOTIATED,	/* the push-mode Flags bit, never negotiated here */
 	FZ_OUTCOMES
 };
 
@@ -157,6 +158,8 @@ static const char *fz_cause_name(int o)
 
 	if (o == FZ_RECV_ERROR)
 		return "recv_completion_error";
+	if (o == FZ_PUSH_UNNEGOTIATED)
+		return "push_unnegotiated";
 	for (i = 0; i < ARRAY_SIZE(fz_verdicts); i++)
 		if (fz_verdicts[i].v == o)
 			return fz_verdicts[i].name;
@@ -1144,6 +1147,9 @@ static int fz_classify_data(struct fz_run *r, struct fz_data *d, const u8 *b,
 		return SMBDX_ERR_DATA_OFFSET_OVERLAP;
 	if (hi + h->cg > U16_MAX)
 		return exact ? SMBDX_ERR_SEND_CREDIT_OVERFLOW : -1;
+	/* A push-mode control message, but neither side advertised push mode. */
+	if (h->flags & SMBDX_FLAG_PUSH)
+		return FZ_PUSH_UNNEGOTIATED;
 	if (!h->dl || !d->reasm)
 		return FZ_ACCEPT;
 	if (h->dl > d->remaining || d->remaining - h->dl != h->rem)

@@ -9,6 +9,8 @@
 #     hostile, then the drain and the slab;
 #   - fault points: every point armed in turn during traffic, three rounds;
 #   - the transport suite's message and connection cases, as in make check;
+#   - push mode's ordering case with 1,000 write + commit rounds per
+#     device (smbdirect_push_live rounds=1000; make check runs 300 and 150);
 #   - 10.5 GiB through messages and RDMA read/write, every byte checked
 #     (tests/vm/smbd_checked_data.sh with larger sizes);
 #   - 100 device removals per device during RDMA read/write
@@ -54,6 +56,7 @@ for round in 1 2 3; do
 	run smbdirect_fault_live_kunit
 done
 run smbdirect_transport_live_kunit
+run smbdirect_push_live_kunit rounds=1000
 grep -E "Slab|SUnreclaim" /proc/meminfo
 grep "connections\|sends_reclaimed" /sys/kernel/debug/smbdirect/stats
 script smbd_checked_data MSG_MIB=256 RXE_RDMA_MIB=512 SIW_RDMA_MIB=4608
