@@ -1419,8 +1419,8 @@ static void smbdx_cm_caps_exchange(struct kunit *test)
 static void smbdx_cm_caps_iwarp(struct kunit *test)
 {
 	const struct tl_dev *d = test->param_value;
-	struct smbdx_conn_info a, b, c2, s2;
 	struct smbdx_conn_config ccfg, scfg;
+	struct smbdx_conn_info *ci;
 	struct smbdx_conn *cli2, *srvc2;
 	bool ib = !d->iwarp;
 	struct tl_pair p;
@@ -1450,16 +1450,19 @@ static void smbdx_cm_caps_iwarp(struct kunit *test)
 	tl_send_pattern(test, srvc2, buf, sizeof(buf), 6);
 	tl_expect_pull(test, cli2, buf, sizeof(buf), 6);
 
-	KUNIT_ASSERT_EQ(test, smbdx_conn_query(p.cli, &a), 0);
-	KUNIT_ASSERT_EQ(test, smbdx_conn_query(p.srvc, &b), 0);
-	KUNIT_ASSERT_EQ(test, smbdx_conn_query(cli2, &c2), 0);
-	KUNIT_ASSERT_EQ(test, smbdx_conn_query(srvc2, &s2), 0);
-	KUNIT_EXPECT_GT(test, a.ird, 0U);
-	KUNIT_EXPECT_GT(test, a.ord, 0U);
-	KUNIT_EXPECT_EQ(test, a.ird, c2.ird);
-	KUNIT_EXPECT_EQ(test, a.ord, c2.ord);
-	KUNIT_EXPECT_EQ(test, b.ird, s2.ird);
-	KUNIT_EXPECT_EQ(test, b.ord, s2.ord);
+	/* Four conn_info are too large for a debug kernel's stack frame. */
+	ci = kunit_kcalloc(test, 4, sizeof(*ci), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ci);
+	KUNIT_ASSERT_EQ(test, smbdx_conn_query(p.cli, &ci[0]), 0);
+	KUNIT_ASSERT_EQ(test, smbdx_conn_query(p.srvc, &ci[1]), 0);
+	KUNIT_ASSERT_EQ(test, smbdx_conn_query(cli2, &ci[2]), 0);
+	KUNIT_ASSERT_EQ(test, smbdx_conn_query(srvc2, &ci[3]), 0);
+	KUNIT_EXPECT_GT(test, ci[0].ird, 0U);
+	KUNIT_EXPECT_GT(test, ci[0].ord, 0U);
+	KUNIT_EXPECT_EQ(test, ci[0].ird, ci[2].ird);
+	KUNIT_EXPECT_EQ(test, ci[0].ord, ci[2].ord);
+	KUNIT_EXPECT_EQ(test, ci[1].ird, ci[3].ird);
+	KUNIT_EXPECT_EQ(test, ci[1].ord, ci[3].ord);
 }
 
 /* The private data a raw peer received, copied out under its lock. */
