@@ -395,14 +395,36 @@ static void privdata_ird_ord_vectors(struct kunit *test)
 
 	/* iWARP: exactly the 8-octet header, whatever the room and caps. */
 	memset(buf, 0xa5, sizeof(buf));
-	KUNIT_EXPECT_EQ(test, smbdx_privdata_build(true, &v, &caps, buf,
+	KUNIT_EXPECT_EQ(test, smbdx_privdata_build(true, false, &v, &caps, buf,
 						   SMBDX_PD_MPA_MAX), 8);
 	KUNIT_EXPECT_MEMEQ(test, buf, be16, 8);
 	KUNIT_EXPECT_EQ(test, buf[8], 0xa5);
-	KUNIT_EXPECT_EQ(test, smbdx_privdata_build(true, &v, &caps, buf,
+	KUNIT_EXPECT_EQ(test, smbdx_privdata_build(true, false, &v, &caps, buf,
 						   SMBDX_PD_IB_REQ_MAX), 8);
-	KUNIT_EXPECT_EQ(test, smbdx_privdata_build(true, NULL, &caps, buf,
+	KUNIT_EXPECT_EQ(test, smbdx_privdata_build(true, false, NULL, &caps, buf,
 						   SMBDX_PD_MPA_MAX), 0);
+	/*
+	 * iWARP by agreement (cm_caps_iwarp, or a request that carried a
+	 * blob): the blob after the header, 16 octets, which no reader takes
+	 * for an IRD/ORD header; never the blob alone, which every reader
+	 * would.
+	 */
+	memset(buf, 0xa5, sizeof(buf));
+	KUNIT_EXPECT_EQ(test, smbdx_privdata_build(true, true, &v, &caps, buf,
+						   SMBDX_PD_MPA_MAX), 16);
+	KUNIT_EXPECT_MEMEQ(test, buf, be16, 8);
+	KUNIT_EXPECT_MEMEQ(test, buf + 8, ours, 8);
+	KUNIT_EXPECT_EQ(test, buf[16], 0xa5);
+	cm = v;
+	KUNIT_EXPECT_EQ(test, smbdx_ird_ord_parse(true, buf, 16, &cm, &peer),
+			SMBDX_IRD_ORD_ABSENT);
+	KUNIT_EXPECT_EQ(test, smbdx_caps_parse(buf, 16, &got, &off),
+			SMBDX_PD_FOUND);
+	KUNIT_EXPECT_EQ(test, off, 8U);
+	KUNIT_EXPECT_EQ(test, smbdx_privdata_build(true, true, NULL, &caps, buf,
+						   SMBDX_PD_MPA_MAX), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_privdata_build(true, true, &v, &caps, buf,
+						   15), 8);
 	/* ... which Linux's legacy detection still sees: MPA v2 match ... */
 	cm = v;
 	KUNIT_EXPECT_EQ(test, smbdx_ird_ord_parse(true, buf, 8, &cm, &peer),
@@ -442,7 +464,7 @@ static void privdata_ird_ord_vectors(struct kunit *test)
 
 	/* IB/RoCE: the blob alone, or after a header a caller put first. */
 	memset(buf, 0, sizeof(buf));
-	KUNIT_EXPECT_EQ(test, smbdx_privdata_build(false, NULL, &caps, buf,
+	KUNIT_EXPECT_EQ(test, smbdx_privdata_build(false, false, NULL, &caps, buf,
 						   SMBDX_PD_IB_REQ_MAX), 8);
 	KUNIT_EXPECT_MEMEQ(test, buf, ours, 8);
 	/* The CM reports the whole zero-filled area. */
@@ -456,7 +478,7 @@ static void privdata_ird_ord_vectors(struct kunit *test)
 						  &peer), SMBDX_IRD_ORD_ABSENT);
 
 	memset(buf, 0, sizeof(buf));
-	KUNIT_EXPECT_EQ(test, smbdx_privdata_build(false, &v, &caps, buf,
+	KUNIT_EXPECT_EQ(test, smbdx_privdata_build(false, false, &v, &caps, buf,
 						   SMBDX_PD_IB_REP_MAX), 16);
 	KUNIT_EXPECT_MEMEQ(test, buf, be16, 8);
 	KUNIT_EXPECT_MEMEQ(test, buf + 8, ours, 8);
@@ -466,20 +488,20 @@ static void privdata_ird_ord_vectors(struct kunit *test)
 
 	/* Room: the blob is left out, never an error; the header is not. */
 	memset(buf, 0xa5, sizeof(buf));
-	KUNIT_EXPECT_EQ(test, smbdx_privdata_build(false, &v, &caps, buf, 15),
+	KUNIT_EXPECT_EQ(test, smbdx_privdata_build(false, false, &v, &caps, buf, 15),
 			8);
 	KUNIT_EXPECT_EQ(test, buf[8], 0xa5);
-	KUNIT_EXPECT_EQ(test, smbdx_privdata_build(false, &v, &caps, buf, 16),
+	KUNIT_EXPECT_EQ(test, smbdx_privdata_build(false, false, &v, &caps, buf, 16),
 			16);
-	KUNIT_EXPECT_EQ(test, smbdx_privdata_build(false, NULL, &caps, buf, 7),
+	KUNIT_EXPECT_EQ(test, smbdx_privdata_build(false, false, NULL, &caps, buf, 7),
 			0);
 	memset(buf, 0xa5, sizeof(buf));
-	KUNIT_EXPECT_EQ(test, smbdx_privdata_build(false, &v, &caps, buf, 7),
+	KUNIT_EXPECT_EQ(test, smbdx_privdata_build(false, false, &v, &caps, buf, 7),
 			-ENOSPC);
-	KUNIT_EXPECT_EQ(test, smbdx_privdata_build(true, &v, NULL, buf, 0),
+	KUNIT_EXPECT_EQ(test, smbdx_privdata_build(true, false, &v, NULL, buf, 0),
 			-ENOSPC);
 	KUNIT_EXPECT_EQ(test, buf[0], 0xa5);
-	KUNIT_EXPECT_EQ(test, smbdx_privdata_build(false, NULL, NULL, buf, 56),
+	KUNIT_EXPECT_EQ(test, smbdx_privdata_build(false, false, NULL, NULL, buf, 56),
 			0);
 }
 
@@ -493,7 +515,7 @@ static void privdata_build_random(struct kunit *test)
 	prandom_seed_state(&rs, 0x8797c4b5);
 	for (i = 0; i < 20000; i++) {
 		u32 size = rnd(&rs, SMBDX_PD_MPA_MAX + 1);
-		bool iwarp = rnd(&rs, 2);
+		bool iwarp = rnd(&rs, 2), iwarp_ok = rnd(&rs, 2);
 		bool has_io = rnd(&rs, 2), has_caps = rnd(&rs, 2);
 		struct smbdx_ird_ord v = { prandom_u32_state(&rs),
 					   prandom_u32_state(&rs) };
@@ -504,14 +526,18 @@ static void privdata_build_random(struct kunit *test)
 		u32 off, k, hdr = has_io ? SMBDX_IRD_ORD_LEN : 0;
 		bool sent;
 
-		/* The header must fit; the blob goes only off iWARP, if it fits. */
-		sent = has_caps && !iwarp && size >= hdr + SMBDX_CAPS_V1_LEN;
+		/*
+		 * The header must fit; the blob goes off iWARP, or on iWARP by
+		 * agreement after a header, if it fits.
+		 */
+		sent = has_caps && (!iwarp || (iwarp_ok && has_io)) &&
+		       size >= hdr + SMBDX_CAPS_V1_LEN;
 		if (size < hdr)
 			want = -ENOSPC;
 		else
 			want = hdr + (sent ? SMBDX_CAPS_V1_LEN : 0);
 		memset(page, 0xa5, PAGE_SIZE);
-		n = smbdx_privdata_build(iwarp, has_io ? &v : NULL,
+		n = smbdx_privdata_build(iwarp, iwarp_ok, has_io ? &v : NULL,
 					 has_caps ? &caps : NULL, p, size);
 		KUNIT_ASSERT_EQ_MSG(test, n, want, "case %d size %u", i, size);
 		for (k = n > 0 ? n : 0; k < size; k++)

@@ -4,10 +4,10 @@
  * mode") on the soft RDMA devices of the test VM, the message path (the
  * native one is not built). Two smbdirect ends with cm_caps and push_mode
  * on; the server registers regions, the client attaches their
- * descriptors, writes and commits. On siw the CM blob is never sent
- * (iWARP), so push mode is not offered there; the cases that run the
- * message path on siw put it on both ends with a test hook
- * (smbdx_test_force_push()), as the blob would have.
+ * descriptors, writes and commits. On siw (iWARP) the blob is sent only
+ * when the connecting side opts in (cm_caps_iwarp): the cases that run
+ * the message path on siw set it on the client, so push mode is
+ * negotiated there through the CM exactly as on rxe.
  *
  *  - Ordering under load (rxe, siw): the client writes a slot of data and
  *    commits with an atomic write of the round's number (the commit
@@ -37,8 +37,9 @@
  *  - No answer within io_timeout (the peer muted), for a commit and for a
  *    revoke: -ETIMEDOUT, push_timeout, the region freed.
  *  - -EOPNOTSUPP when either end did not advertise push mode, or cm_caps
- *    is off, on rxe and siw; with both on: offered on rxe, not on iWARP
- *    (item 1 never sends the blob there), never the native path.
+ *    is off, on rxe and siw; with both on: offered on rxe, on iWARP only
+ *    when the client also opted in with cm_caps_iwarp; never the native
+ *    path.
  *  - The fault points the new paths reach (send_alloc, post_send,
  *    reg_alloc, mr_post, rw_alloc, rw_post), once each.
  *
@@ -263,20 +264,25 @@ static void pl_restore_caps(void *unused)
 }
 
 /*
- * A pair with push mode on both ends. On iWARP the CM blob is never sent
- * (design.rst "Push mode"), so the test hook records what it would have
- * said: the message path then runs on siw as on rxe.
+ * @cfg for a client: on iWARP with cm_caps_iwarp, so that the CM blob is
+ * sent there and the listener answers with its own (design.rst "Push
+ * mode"); on IB/RoCE the setting changes nothing.
  */
+static struct smbdx_conn_config pl_cli_cfg(const struct smbdx_conn_config *cfg)
+{
+	struct smbdx_conn_config c = *cfg;
+
+	c.cm_caps_iwarp = true;
+	return c;
+}
+
+/* A pair with push mode on both ends, negotiated on rxe and siw alike. */
 static void pl_pair_up(struct kunit *test, struct tl_pair *p,
 		       const struct smbdx_conn_config *cfg)
 {
-	const struct tl_dev *d = test->param_value;
+	struct smbdx_conn_config ccfg = pl_cli_cfg(cfg);
 
-	tl_pair_up(test, p, cfg, cfg);
-	if (d->iwarp) {
-		KUNIT_ASSERT_EQ(test, smbdx_test_force_push(p->cli), 0);
-		KUNIT_ASSERT_EQ(test, smbdx_test_force_push(p->srvc), 0);
-	}
+	tl_pair_up(test, p, &ccfg, cfg);
 }
 
 /* ---- helper threads ------------------------------------------------------- */
@@ -988,7 +994,7 @@ static void pl_refuse_one(struct kunit *test, const struct pl_refusal *c,
 			  struct tl_pair *bys, int idx,
 			  const struct smbdx_conn_config *cfg)
 {
-	const struct tl_dev *d = test->param_value;
+	struct smbdx_conn_config ccfg = pl_cli_cfg(cfg);
 	struct smbdx_push_desc desc = {
 		.region = cpu_to_le32(7), .token = cpu_to_le32(0x1234),
 		.length = cpu_to_le32(PL_LEN),
@@ -1003,12 +1009,8 @@ static void pl_refuse_one(struct kunit *test, const struct pl_refusal *c,
 	u8 *buf;
 
 	kunit_info(test, "%s", c->name);
-	p.cli = tl_connect(test, &p.sin, cfg, NULL, NULL);
+	p.cli = tl_connect(test, &p.sin, &ccfg, NULL, NULL);
 	p.srvc = tl_accepted(test, p.srv, idx);
-	if (d->iwarp) {
-		KUNIT_ASSERT_EQ(test, smbdx_test_force_push(p.cli), 0);
-		KUNIT_ASSERT_EQ(test, smbdx_test_force_push(p.srvc), 0);
-	}
 	buf = pl_buf(test);
 
 	if (c->lie != PL_LIE_UNREGISTERED) {
@@ -1259,8 +1261,9 @@ static void push_live_not_offered(struct kunit *test)
 
 /*
  * Both ends on: offered on IB/RoCE with what each serves, not on iWARP
- * (the blob is never sent there, design.rst "Push mode"); never the
- * native path on Linux 6.12.
+ * (no blob is sent there by default, design.rst "Push mode"); never the
+ * native path on Linux 6.12. On iWARP a second client that opts in with
+ * cm_caps_iwarp gets it from the same listener.
  */
 static void push_live_where(struct kunit *test)
 {
@@ -1287,7 +1290,17 @@ static void push_live_where(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, !!(ci.ops & SMBDX_PUSH_ATOMIC),
 				IS_ENABLED(CONFIG_64BIT));
 	} else {
+		struct smbdx_conn_config opt = pl_cli_cfg(&on);
+		struct smbdx_conn *cli2, *srvc2;
+
 		KUNIT_EXPECT_EQ(test, ci.path, SMBDX_PUSH_PATH_NONE);
+		cli2 = tl_connect(test, &p.sin, &opt, NULL, NULL);
+		srvc2 = tl_accepted(test, p.srv, 1);
+		KUNIT_EXPECT_EQ(test, smbdx_push_query(cli2, &ci), 0);
+		KUNIT_EXPECT_EQ(test, smbdx_push_query(srvc2, &si), 0);
+		KUNIT_EXPECT_EQ(test, ci.path, SMBDX_PUSH_PATH_MESSAGE);
+		KUNIT_EXPECT_EQ(test, si.path, SMBDX_PUSH_PATH_MESSAGE);
+		KUNIT_EXPECT_EQ(test, ci.ops, si.served);
 	}
 	pl_expect_alive(test, &p);
 }

@@ -1407,6 +1407,64 @@ static void smbdx_cm_caps_exchange(struct kunit *test)
 	tl_expect_pull(test, cli2, buf, sizeof(buf), 4);
 }
 
+/*
+ * cm_caps_iwarp: a client that opts in sends its blob on iWARP too (after
+ * the IRD/ORD header), and the listener, with cm_caps alone, answers with
+ * its own because the request carried one; the IRD/ORD both ends set is
+ * what a pair without blobs gets (a 16-octet header-and-blob is no IRD/ORD
+ * header to either reader). A second client of the same listener with
+ * cm_caps but without the opt-in gets nothing on iWARP, as before. On
+ * IB/RoCE the opt-in changes nothing.
+ */
+static void smbdx_cm_caps_iwarp(struct kunit *test)
+{
+	const struct tl_dev *d = test->param_value;
+	struct smbdx_conn_config ccfg, scfg;
+	struct smbdx_conn_info *ci;
+	struct smbdx_conn *cli2, *srvc2;
+	bool ib = !d->iwarp;
+	struct tl_pair p;
+	u8 buf[64];
+
+	tl_set_caps(test);
+	smbdx_conn_config_init(&scfg);
+	scfg.cm_caps = true;
+	ccfg = scfg;
+	ccfg.cm_caps_iwarp = true;
+	tl_pair_up(test, &p, &ccfg, &scfg);
+	tl_expect_caps(test, p.cli, "client", true, SMBDX_PD_FOUND, TL_CAPS,
+		       TL_CAPS_IRD);
+	tl_expect_caps(test, p.srvc, "server", true, SMBDX_PD_FOUND, TL_CAPS,
+		       TL_CAPS_IRD);
+	tl_send_pattern(test, p.cli, buf, sizeof(buf), 5);
+	tl_expect_pull(test, p.srvc, buf, sizeof(buf), 5);
+
+	cli2 = tl_connect(test, &p.sin, &scfg, NULL, NULL);
+	srvc2 = tl_accepted(test, p.srv, 1);
+	tl_expect_caps(test, cli2, "client 2", ib,
+		       ib ? SMBDX_PD_FOUND : SMBDX_PD_ABSENT,
+		       ib ? TL_CAPS : 0, ib ? TL_CAPS_IRD : 0);
+	tl_expect_caps(test, srvc2, "server 2", ib,
+		       ib ? SMBDX_PD_FOUND : SMBDX_PD_ABSENT,
+		       ib ? TL_CAPS : 0, ib ? TL_CAPS_IRD : 0);
+	tl_send_pattern(test, srvc2, buf, sizeof(buf), 6);
+	tl_expect_pull(test, cli2, buf, sizeof(buf), 6);
+
+	/* Four conn_info are too large for a debug kernel's stack frame. */
+	ci = kunit_kcalloc(test, 4, sizeof(*ci), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ci);
+	KUNIT_ASSERT_EQ(test, smbdx_conn_query(p.cli, &ci[0]), 0);
+	KUNIT_ASSERT_EQ(test, smbdx_conn_query(p.srvc, &ci[1]), 0);
+	KUNIT_ASSERT_EQ(test, smbdx_conn_query(cli2, &ci[2]), 0);
+	KUNIT_ASSERT_EQ(test, smbdx_conn_query(srvc2, &ci[3]), 0);
+	KUNIT_EXPECT_GT(test, ci[0].ird, 0U);
+	KUNIT_EXPECT_GT(test, ci[0].ord, 0U);
+	KUNIT_EXPECT_EQ(test, ci[0].ird, ci[2].ird);
+	KUNIT_EXPECT_EQ(test, ci[0].ord, ci[2].ord);
+	KUNIT_EXPECT_EQ(test, ci[1].ird, ci[3].ird);
+	KUNIT_EXPECT_EQ(test, ci[1].ord, ci[3].ord);
+}
+
 /* The private data a raw peer received, copied out under its lock. */
 static u8 tl_raw_pd(struct tl_raw *raw, u8 *buf)
 {
@@ -1532,6 +1590,7 @@ static struct kunit_case smbdx_transport_live_cases[] = {
 	KUNIT_CASE_PARAM(smbdx_peer_disconnect_before_cq, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_cm_caps_exchange, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_cm_caps_raw_peers, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbdx_cm_caps_iwarp, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_destroy_with_waiters, tl_dev_gen_params),
 	KUNIT_CASE_PARAM_ATTR(smbdx_peer_disconnect_mid_stream, tl_dev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),

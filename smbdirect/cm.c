@@ -79,8 +79,13 @@ static void smbdx_caps_local(struct smbdx_conn *conn, struct smbdx_caps *caps)
  * @size: its size (SMBDX_PD_IB_REQ_MAX or more)
  *
  * Adds our capability blob when the connection's configuration says so
- * and the transport is not iWARP, and records what it advertised in
- * @conn->caps.
+ * (cm_caps). On iWARP only by agreement: when we connect, with
+ * cm_caps_iwarp; when we accept, exactly when the connect request carried
+ * a blob (smbdx_conn_peer_caps() ran first), so that a stock or legacy
+ * peer never receives one. On iWARP the blob always follows an IRD/ORD
+ * header (@ird_ord, or our negotiated values when the caller passed
+ * none), since 8 octets alone would be read as one. Records what it
+ * advertised in @conn->caps.
  *
  * Context: process; takes conn->lock.
  * Return: octets of private data to send (0: none), or -ENOSPC.
@@ -88,13 +93,30 @@ static void smbdx_caps_local(struct smbdx_conn *conn, struct smbdx_caps *caps)
 int smbdx_conn_privdata(struct smbdx_conn *conn,
 			const struct smbdx_ird_ord *ird_ord, void *buf, u32 size)
 {
+	bool iwarp = conn->limits.iwarp, iwarp_ok = false;
 	struct smbdx_caps own = {};
-	bool want = conn->cfg.cm_caps && !conn->limits.iwarp;
+	struct smbdx_ird_ord hdr;
+	bool want;
 	int n;
 
+	if (iwarp && conn->cfg.cm_caps) {
+		if (conn->role == SMBDX_ROLE_ACTIVE) {
+			iwarp_ok = conn->cfg.cm_caps_iwarp;
+		} else {
+			spin_lock_bh(&conn->lock);
+			iwarp_ok = conn->caps.peer_blob == SMBDX_PD_FOUND;
+			spin_unlock_bh(&conn->lock);
+		}
+	}
+	want = conn->cfg.cm_caps && (!iwarp || iwarp_ok);
+	if (want && iwarp && !ird_ord) {
+		hdr.ird = conn->role == SMBDX_ROLE_ACTIVE ? conn->limits.ird : conn->ird;
+		hdr.ord = conn->role == SMBDX_ROLE_ACTIVE ? conn->limits.ord : conn->ord;
+		ird_ord = &hdr;
+	}
 	if (want)
 		smbdx_caps_local(conn, &own);
-	n = smbdx_privdata_build(conn->limits.iwarp, ird_ord,
+	n = smbdx_privdata_build(iwarp, iwarp_ok, ird_ord,
 				 want ? &own : NULL, buf, size);
 	if (n < 0)
 		return n;

@@ -93,6 +93,10 @@ static bool cm_caps;
 module_param(cm_caps, bool, 0644);
 MODULE_PARM_DESC(cm_caps,
 		 "advertise capabilities in RDMA CM private data, IB/RoCE only (default N)");
+static bool cm_caps_iwarp;
+module_param(cm_caps_iwarp, bool, 0644);
+MODULE_PARM_DESC(cm_caps_iwarp,
+		 "with cm_caps, also send them on iWARP when connecting, for smbdirect peers only (default N)");
 static bool push_mode;
 module_param(push_mode, bool, 0644);
 MODULE_PARM_DESC(push_mode,
@@ -157,6 +161,7 @@ void smbdx_conn_config_init(struct smbdx_conn_config *cfg)
 	cfg->recv_queue_max = recv_queue_max;
 	cfg->cm_caps = cm_caps;
 	cfg->push_mode = push_mode;
+	cfg->cm_caps_iwarp = cm_caps_iwarp;
 }
 EXPORT_SYMBOL_NS_GPL(smbdx_conn_config_init, SMBDX_NS);
 
@@ -210,5 +215,7 @@ void smbdx_conn_config_resolve(struct smbdx_conn_config *cfg, bool passive)
 		cfg->cm_caps = def.cm_caps;
 	if (!cfg->push_mode)
 		cfg->push_mode = def.push_mode;
+	if (!cfg->cm_caps_iwarp)
+		cfg->cm_caps_iwarp = def.cm_caps_iwarp;
 	p->keepalive_interval = DIV_ROUND_UP(cfg->keepalive_ms, MSEC_PER_SEC);
 }

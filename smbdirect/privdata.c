@@ -25,10 +25,14 @@
  * capabilities, never a refused connection, and nothing is remembered:
  * every connection is evaluated afresh.
  *
- * Sending: smbdx_privdata_build() never appends the blob on iWARP, where
- * Linux 6.12's cifs and ksmbd take private data of exactly 8 octets for a
- * legacy peer's IRD/ORD and anything longer for none; the IRD/ORD header,
- * when there is one, always comes first and stays 8 octets.
+ * Sending: smbdx_privdata_build() appends the blob on iWARP only when the
+ * caller opted in (a peer known to be smbdirect, or one whose connect
+ * request carried a blob), and then only after the IRD/ORD header: Linux
+ * 6.12's cifs and ksmbd, and smbdirect itself, take private data of
+ * exactly 8 octets on iWARP for a legacy peer's IRD/ORD and anything
+ * longer for none, so a blob alone would be read as an IRD/ORD header.
+ * The IRD/ORD header, when there is one, always comes first and stays 8
+ * octets.
  *
  * Concurrency: pure code, no locking and no shared state; every function
  * touches only its arguments. Nothing sleeps or allocates.
@@ -175,6 +179,7 @@ EXPORT_SYMBOL_IF_KUNIT(smbdx_caps_parse);
 /**
  * smbdx_privdata_build() - the private data of a connect request or accept
  * @iwarp: the connection is iWARP
+ * @iwarp_ok: on iWARP, append the blob after @ird_ord all the same
  * @ird_ord: MS-SMBD's IRD/ORD header to send first (appendix A), or NULL
  * @caps: capabilities to advertise, or NULL
  * @buf: the private data area
@@ -182,15 +187,18 @@ EXPORT_SYMBOL_IF_KUNIT(smbdx_caps_parse);
  *	SMBDX_PD_IB_REP_MAX for an accept)
  *
  * The IRD/ORD header, if any, fills the first 8 octets. The capability
- * blob follows it only when @iwarp is false and it fits in @size; it is
+ * blob follows it when it fits in @size and either @iwarp is false, or
+ * @iwarp_ok is true and @ird_ord was given (on iWARP a blob never goes
+ * alone: 8 octets there are an IRD/ORD header to every reader). It is
  * left out otherwise, which is never an error (capabilities are
- * optional), so on iWARP the result is exactly what it would be without
- * @caps.
+ * optional), so on iWARP without @iwarp_ok the result is exactly what it
+ * would be without @caps.
  *
  * Return: octets to send (0 to @size), or -ENOSPC (nothing written) if the
  * IRD/ORD header does not fit.
  */
-int smbdx_privdata_build(bool iwarp, const struct smbdx_ird_ord *ird_ord,
+int smbdx_privdata_build(bool iwarp, bool iwarp_ok,
+			 const struct smbdx_ird_ord *ird_ord,
 			 const struct smbdx_caps *caps, void *buf, u32 size)
 {
 	struct smbdx_ird_ord_hdr hdr;
@@ -204,7 +212,7 @@ int smbdx_privdata_build(bool iwarp, const struct smbdx_ird_ord *ird_ord,
 		memcpy(buf, &hdr, SMBDX_IRD_ORD_LEN);
 		used = SMBDX_IRD_ORD_LEN;
 	}
-	if (caps && !iwarp) {
+	if (caps && (!iwarp || (iwarp_ok && ird_ord))) {
 		n = smbdx_caps_encode(caps, (u8 *)buf + used, size - used);
 		if (n > 0)
 			used += n;

@@ -109,7 +109,8 @@ enum smbdx_pd_result smbdx_pd_find(const void *pd, u32 len, u32 id,
 int smbdx_caps_encode(const struct smbdx_caps *caps, void *buf, u32 size);
 enum smbdx_pd_result smbdx_caps_parse(const void *pd, u32 len,
 				      struct smbdx_caps *caps, u32 *off);
-int smbdx_privdata_build(bool iwarp, const struct smbdx_ird_ord *ird_ord,
+int smbdx_privdata_build(bool iwarp, bool iwarp_ok,
+			 const struct smbdx_ird_ord *ird_ord,
 			 const struct smbdx_caps *caps, void *buf, u32 size);
 
 #endif /* _SMBDIRECT_PRIVDATA_H */

@@ -1013,7 +1013,6 @@ void smbdx_connect_step(struct smbdx_conn *conn, enum smbdx_conn_state next);
 void smbdx_test_own_caps(struct smbdx_caps *caps);
 void smbdx_test_set_own_caps(u8 flags, u8 push_ird);
 void smbdx_test_conn_caps(struct smbdx_conn *conn, struct smbdx_conn_caps *out);
-int smbdx_test_force_push(struct smbdx_conn *conn);
 #else
 static inline bool smbdx_test_muted(const struct smbdx_conn *conn)
 {

@@ -357,39 +357,3 @@ void smbdx_test_conn_caps(struct smbdx_conn *conn, struct smbdx_conn_caps *out)
 	spin_unlock_bh(&conn->lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(smbdx_test_conn_caps);
-
-/**
- * smbdx_test_force_push() - test hook: push mode as if both blobs said so
- * @conn: established connection on which push mode was not used yet
- *
- * Records that both ends advertised what this end serves (push.c,
- * smbdx_push_local_flags()) with SMBDX_PUSH_MAX_COMMITS commits, or what
- * smbdx_test_set_own_caps() set, as the CM blob would have: lets the
- * message path run where the blob is never sent (iWARP, design.rst "Push
- * mode"). The test calls it on both ends before any smbdx_push_*() call
- * on either.
- *
- * Return: 0, or -EBUSY if push mode was set up on @conn already.
- */
-int smbdx_test_force_push(struct smbdx_conn *conn)
-{
-	struct smbdx_caps caps = {
-		.flags = smbdx_push_local_flags(),
-		.push_ird = SMBDX_PUSH_MAX_COMMITS,
-	};
-	int rc = 0;
-
-	smbdx_test_own_caps(&caps);
-	spin_lock_bh(&conn->lock);
-	if (conn->push.ready) {
-		rc = -EBUSY;
-	} else {
-		conn->caps.sent = true;
-		conn->caps.own = caps;
-		conn->caps.peer_blob = SMBDX_PD_FOUND;
-		conn->caps.peer = caps;
-	}
-	spin_unlock_bh(&conn->lock);
-	return rc;
-}
-EXPORT_SYMBOL_IF_KUNIT(smbdx_test_force_push);

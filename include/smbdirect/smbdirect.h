@@ -87,6 +87,14 @@ struct smbdx_reg;
  *	that advertised it too may use smbdx_push_*() with this end, and
  *	this end with it. Needs @cm_caps. False takes the module parameter
  *	push_mode.
+ * @cm_caps_iwarp: with @cm_caps, also send the capabilities on iWARP when
+ *	this end connects (after MS-SMBD's 8-octet IRD/ORD header), for a
+ *	peer the operator knows to be smbdirect: a Linux 6.12 cifs or ksmbd
+ *	takes anything but exactly 8 octets for "no IRD/ORD" and falls back
+ *	to what MPA negotiated. An accepting end answers with its
+ *	capabilities on iWARP exactly when the connect request carried a
+ *	blob, whatever this says. False takes the module parameter
+ *	cm_caps_iwarp.
  *
  * smbdx_conn_config_init() fills in the module parameters' values; callers
  * change what they need. Any field left 0 also takes the default.
@@ -100,6 +108,7 @@ struct smbdx_conn_config {
 	u32 recv_queue_max;
 	bool cm_caps;
 	bool push_mode;
+	bool cm_caps_iwarp;
 };
 
 /**
