@@ -1412,8 +1412,8 @@ static void push_live_native_verbs(struct kunit *test)
 					   IB_QP_ACCESS_FLAGS), 0);
 	m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, m);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, pl_nv_mr_release,
-							 m), 0);
+	KUNIT_ASSERT_EQ(test,
+			kunit_add_action_or_reset(test, pl_nv_mr_release, m), 0);
 	m->dev = child->q.id->device;
 	m->page = alloc_page(GFP_KERNEL | __GFP_ZERO);
 	KUNIT_ASSERT_NOT_NULL(test, m->page);
@@ -1484,7 +1484,7 @@ static void push_live_native_verbs(struct kunit *test)
 	pl_nv_xfer(&x[2], &f.wr);
 	KUNIT_EXPECT_NE(test, pl_nv_post(test, cli, &f.wr, &x[2]), IB_WC_SUCCESS);
 #else
-	KUNIT_FAIL(test, "SMBDX_HAVE_NATIVE_PUSH is not defined: the test kernel lacks scripts/kernel-patches/0001 (struct ib_flush_wr)");
+	KUNIT_FAIL(test, "%s", "no SMBDX_HAVE_NATIVE_PUSH: the kernel lacks its patch");
 #endif
 }
 
