@@ -42,6 +42,9 @@
  *    path.
  *  - The fault points the new paths reach (send_alloc, post_send,
  *    reg_alloc, mr_post, rw_alloc, rw_post), once each.
+ *  - What the native path will stand on (rxe): the test kernels' patch
+ *    lets a kernel QP post Flush and Atomic Write (two raw peers, no
+ *    smbdirect connection).
  *
  * Concurrency: the test thread uses the API; helper kthreads (struct
  * pl_thr) run one function each and report through their own fields,
