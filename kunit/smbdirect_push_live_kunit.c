@@ -42,6 +42,9 @@
  *    path.
  *  - The fault points the new paths reach (send_alloc, post_send,
  *    reg_alloc, mr_post, rw_alloc, rw_post), once each.
+ *  - What the native path will stand on (rxe): the test kernels' patch
+ *    lets a kernel QP post Flush and Atomic Write (two raw peers, no
+ *    smbdirect connection).
  *
  * Concurrency: the test thread uses the API; helper kthreads (struct
  * pl_thr) run one function each and report through their own fields,
@@ -57,6 +60,8 @@
 #include <linux/gfp.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
+#include <linux/random.h>
+#include <linux/scatterlist.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
@@ -64,6 +69,7 @@
 #include <smbdirect/smbdirect.h>
 #include "smbd.h"
 #include "smbd_live_util.h"
+#include "smbd_raw_peer.h"
 
 #define PL_LEN		(2 * PAGE_SIZE)	/* a region */
 #define PL_SLOTS	8		/* data slots, in the first page */
@@ -1305,6 +1311,186 @@ static void push_live_where(struct kunit *test)
 	pl_expect_alive(test, &p);
 }
 
+/* ---- the test kernels' native verbs (scripts/kernel-patches/0001) ------- */
+
+/**
+ * struct pl_nv_mr - a page registered on a raw peer for remote access
+ * @dev: the device it is mapped on
+ * @page: the page
+ * @sg: its one entry, DMA-mapped
+ * @mapped: @sg is mapped
+ * @mr: the fast-registration MR
+ */
+struct pl_nv_mr {
+	struct ib_device *dev;
+	struct page *page;
+	struct scatterlist sg;
+	bool mapped;
+	struct ib_mr *mr;
+};
+
+static void pl_nv_mr_release(void *data)
+{
+	struct pl_nv_mr *m = data;
+
+	if (m->mr)
+		ib_dereg_mr(m->mr);
+	if (m->mapped)
+		ib_dma_unmap_sg(m->dev, &m->sg, 1, DMA_BIDIRECTIONAL);
+	if (m->page)
+		__free_page(m->page);
+}
+
+/* Post the chain @wr on @raw's QP; wait for @x, its last, signalled WR. */
+static enum ib_wc_status pl_nv_post(struct kunit *test, struct tl_raw *raw,
+				    const struct ib_send_wr *wr,
+				    struct tl_raw_xfer *x)
+{
+	long left;
+
+	KUNIT_ASSERT_EQ(test, ib_post_send(raw->q.id->qp, wr, NULL), 0);
+	left = wait_for_completion_timeout(&x->done,
+					   msecs_to_jiffies(timeout_ms));
+	KUNIT_ASSERT_GT_MSG(test, left, 0, "no completion");
+	return x->status;
+}
+
+static void pl_nv_xfer(struct tl_raw_xfer *x, struct ib_send_wr *wr)
+{
+	x->cqe.done = tl_raw_done;
+	init_completion(&x->done);
+	x->status = IB_WC_GENERAL_ERR;
+	wr->wr_cqe = &x->cqe;
+}
+
+/*
+ * What push mode's native path needs from the kernel, shown with two raw
+ * peers on rxe: the test kernels carry scripts/kernel-patches/0001, so a
+ * kernel QP can post IB_WR_FLUSH (struct ib_flush_wr) and
+ * IB_WR_ATOMIC_WRITE (struct ib_atomic_write_wr). A chain of RDMA Write,
+ * Flush (global, the written range) and Atomic Write (fenced) places the
+ * data and then the value in the responder's page; the same Flush asking
+ * for persistence of ordinary pages, which neither the QP nor the MR
+ * allows, fails with an error completion. Without the patch the Kbuild
+ * check leaves SMBDX_HAVE_NATIVE_PUSH undefined and the case fails: the
+ * test kernels must have it.
+ */
+static void push_live_native_verbs(struct kunit *test)
+{
+#ifdef SMBDX_HAVE_NATIVE_PUSH
+	const u64 value = 0x0123456789abcdefULL;
+	struct tl_raw_xfer *x;
+	struct ib_qp_attr qa = {};
+	struct ib_rdma_wr w = {};
+	struct ib_flush_wr f = {};
+	struct ib_atomic_write_wr a = {};
+	struct ib_reg_wr reg = {};
+	struct ib_device_attr *da;
+	struct tl_raw *child, *cli;
+	struct sockaddr_in sin;
+	struct pl_nv_mr *m;
+	struct ib_sge sge;
+	u8 *src, *dst;
+
+	/*
+	 * Completions land in @x until the raw peers' release has drained
+	 * their QPs: allocated first, it is freed after that.
+	 */
+	x = kunit_kcalloc(test, 4, sizeof(*x), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, x);
+	tl_addr(test, test->param_value, &sin);
+	child = tl_raw_new(test);
+	tl_raw_listen(test, &sin, child);
+	cli = tl_raw_connect(test, &sin);
+	tl_raw_wait(test, child, RDMA_CM_EVENT_ESTABLISHED);
+	da = &child->q.id->device->attrs;
+	KUNIT_ASSERT_TRUE_MSG(test, da->device_cap_flags & IB_DEVICE_FLUSH_GLOBAL,
+			      "rxe reports no IB_DEVICE_FLUSH_GLOBAL");
+	KUNIT_ASSERT_TRUE_MSG(test, da->device_cap_flags & IB_DEVICE_ATOMIC_WRITE,
+			      "rxe reports no IB_DEVICE_ATOMIC_WRITE");
+
+	/* The responder: its QP and one page take remote write and flush. */
+	qa.qp_access_flags = IB_ACCESS_REMOTE_WRITE | IB_ACCESS_FLUSH_GLOBAL;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(child->q.id->qp, &qa,
+					   IB_QP_ACCESS_FLAGS), 0);
+	m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	KUNIT_ASSERT_EQ(test,
+			kunit_add_action_or_reset(test, pl_nv_mr_release, m), 0);
+	m->dev = child->q.id->device;
+	m->page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	KUNIT_ASSERT_NOT_NULL(test, m->page);
+	sg_init_table(&m->sg, 1);
+	sg_set_page(&m->sg, m->page, PAGE_SIZE, 0);
+	KUNIT_ASSERT_EQ(test, ib_dma_map_sg(m->dev, &m->sg, 1,
+					    DMA_BIDIRECTIONAL), 1);
+	m->mapped = true;
+	m->mr = ib_alloc_mr(child->q.pd, IB_MR_TYPE_MEM_REG, 1);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(m->mr));
+	KUNIT_ASSERT_EQ(test, ib_map_mr_sg(m->mr, &m->sg, 1, NULL, PAGE_SIZE), 1);
+	reg.wr.opcode = IB_WR_REG_MR;
+	reg.wr.send_flags = IB_SEND_SIGNALED;
+	reg.mr = m->mr;
+	reg.key = m->mr->rkey;
+	reg.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE |
+		     IB_ACCESS_FLUSH_GLOBAL;
+	pl_nv_xfer(&x[0], &reg.wr);
+	KUNIT_ASSERT_EQ(test, pl_nv_post(test, child, &reg.wr, &x[0]),
+			IB_WC_SUCCESS);
+
+	/* The requester: Write, Flush, fenced Atomic Write in one chain. */
+	src = smbd_rawqp_buf(&cli->q, 1);
+	get_random_bytes(src, 256);
+	ib_dma_sync_single_for_device(cli->q.dma_dev, cli->q.slots[1].dma, 256,
+				      DMA_TO_DEVICE);
+	sge.addr = cli->q.slots[1].dma;
+	sge.length = 256;
+	sge.lkey = cli->q.pd->local_dma_lkey;
+	w.wr.opcode = IB_WR_RDMA_WRITE;
+	w.wr.sg_list = &sge;
+	w.wr.num_sge = 1;
+	w.remote_addr = m->mr->iova;
+	w.rkey = m->mr->rkey;
+	w.wr.next = &f.wr;
+	f.wr.opcode = IB_WR_FLUSH;
+	f.remote_addr = m->mr->iova;
+	f.length = 256;
+	f.rkey = m->mr->rkey;
+	f.type = IB_FLUSH_GLOBAL;
+	f.level = IB_FLUSH_RANGE;
+	f.wr.next = &a.wr;
+	a.wr.opcode = IB_WR_ATOMIC_WRITE;
+	a.wr.send_flags = IB_SEND_SIGNALED | IB_SEND_FENCE;
+	a.remote_addr = m->mr->iova + 512;
+	a.value = value;
+	a.rkey = m->mr->rkey;
+	pl_nv_xfer(&x[1], &w.wr);
+	pl_nv_xfer(&x[2], &f.wr);
+	pl_nv_xfer(&x[3], &a.wr);
+	KUNIT_ASSERT_EQ(test, pl_nv_post(test, cli, &w.wr, &x[3]), IB_WC_SUCCESS);
+	ib_dma_sync_single_for_cpu(m->dev, sg_dma_address(&m->sg), PAGE_SIZE,
+				   DMA_BIDIRECTIONAL);
+	dst = page_address(m->page);
+	KUNIT_EXPECT_MEMEQ(test, dst, src, 256);
+	KUNIT_EXPECT_MEMEQ(test, dst + 512, &value, sizeof(value));
+	KUNIT_EXPECT_FALSE(test, memchr_inv(dst + 256, 0, 256));
+
+	/* Persistence of ordinary pages: neither the QP nor the MR has it. */
+	memset(&f, 0, sizeof(f));
+	f.wr.opcode = IB_WR_FLUSH;
+	f.wr.send_flags = IB_SEND_SIGNALED;
+	f.remote_addr = m->mr->iova;
+	f.length = 256;
+	f.rkey = m->mr->rkey;
+	f.type = IB_FLUSH_PERSISTENT;
+	f.level = IB_FLUSH_RANGE;
+	pl_nv_xfer(&x[2], &f.wr);
+	KUNIT_EXPECT_NE(test, pl_nv_post(test, cli, &f.wr, &x[2]), IB_WC_SUCCESS);
+#else
+	KUNIT_FAIL(test, "%s", "no SMBDX_HAVE_NATIVE_PUSH: the kernel lacks its patch");
+#endif
+}
+
 /* ---- fault points of the new paths ------------------------------------------ */
 
 #ifdef CONFIG_FAULT_INJECTION
@@ -1470,6 +1656,7 @@ static struct kunit_case push_live_cases[] = {
 	KUNIT_CASE_PARAM(push_live_revoke_under_load, pl_rxe_gen_params),
 	KUNIT_CASE_PARAM(push_live_refused, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(push_live_timeout, pl_timeout_gen),
+	KUNIT_CASE_PARAM(push_live_native_verbs, pl_rxe_gen_params),
 #ifdef CONFIG_FAULT_INJECTION
 	KUNIT_CASE_PARAM(push_live_faults, pl_fault_gen),
 #endif

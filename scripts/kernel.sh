@@ -7,9 +7,12 @@
 #
 # Prints the kernel build directory on stdout. The build is cached under
 # $SMBD_CACHE/kernel/<variant>-<key>, where <key> hashes Debian's kernel
-# source version and the config fragments, so a second run with the same
-# inputs does nothing. ccache (in $SMBD_CACHE/ccache) makes a rebuild after a
-# fragment change take about a minute.
+# source version, the config fragments and the test kernels' patches
+# (scripts/kernel-patches/*.patch, applied in order to the unpacked source
+# tree, in place), so a second run with the same inputs does nothing.
+# ccache (in $SMBD_CACHE/ccache) makes a rebuild after a fragment change
+# take about a minute; the source tree keeps its path when the patches
+# change, so that only the objects whose sources they touch miss it.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -31,7 +34,10 @@ main() {
 	src="$SMBD_CACHE/src/linux-source-6.12-$ver"
 	# Bump recipe when the build steps below change in a way that alters the result.
 	recipe=1
-	key=$( { echo "$ver $recipe"; cat "${frags[@]}"; } | sha256sum | cut -c1-12)
+	patches=("$SMBD_TOP"/scripts/kernel-patches/*.patch)
+	[ -f "${patches[0]}" ] || patches=()
+	pset=$(cat "${patches[@]}" </dev/null | sha256sum | cut -c1-12)
+	key=$( { echo "$ver $recipe"; cat "${frags[@]}" "${patches[@]}"; } | sha256sum | cut -c1-12)
 	out="$SMBD_CACHE/kernel/$variant-$key"
 
 	if [ -f "$out/.smbd-built" ]; then
@@ -47,6 +53,12 @@ main() {
 		echo "$out"
 		exit 0
 	fi
+	# .smbd-patches names the patch set applied to the tree (none: a
+	# pristine tree); another set means unpacking afresh.
+	applied=$(cat "$src/.smbd-patches" 2>/dev/null || true)
+	if [ -f "$src/.smbd-unpacked" ] && [ -n "$applied" ] && [ "$applied" != "$pset" ]; then
+		rm -f "$src/.smbd-unpacked"
+	fi
 	if [ ! -f "$src/.smbd-unpacked" ]; then
 		say "unpacking /usr/src/linux-source-6.12.tar.xz ($ver)"
 		rm -rf "$src" "$src.tmp"
@@ -54,6 +66,14 @@ main() {
 		tar -xf /usr/src/linux-source-6.12.tar.xz -C "$src.tmp" --strip-components=1
 		touch "$src.tmp/.smbd-unpacked"
 		mv "$src.tmp" "$src"
+	fi
+	if [ "$(cat "$src/.smbd-patches" 2>/dev/null || true)" != "$pset" ]; then
+		for p in "${patches[@]}"; do
+			say "applying $(basename "$p")"
+			patch -d "$src" -p1 --forward --batch --no-backup-if-mismatch \
+				-s <"$p" || die "$(basename "$p") does not apply to $src"
+		done
+		echo "$pset" >"$src/.smbd-patches"
 	fi
 
 	say "building the $variant test kernel in $out (cold: 15-25 min on 2 cores)"

@@ -14,6 +14,8 @@ pkgs=(
 	# kernel build
 	linux-source-6.12 build-essential flex bison bc libelf-dev libssl-dev
 	cpio xz-utils zstd ccache kmod python3 sparse rsync
+	# the test kernels' patches (scripts/kernel-patches/)
+	patch
 	# building against Debian's packaged headers (BTF) and packaging:
 	# pahole, openssl (a test signing key), debhelper with dh_dkms, dkms,
 	# lintian
