@@ -301,6 +301,7 @@ struct smbdx_xform {
 	const u8 *nonce;
 	struct shash_desc *shash;
 };
+
 int smbdx_xf_seal(struct crypto_aead *tfm, u16 cipher, const u8 *nonce,
 		  const struct iov_iter *src, const struct iov_iter *dst,
 		  size_t len, u8 *tag);
