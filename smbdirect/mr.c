@@ -33,6 +33,15 @@
  * are unmapped (bytes the peer did not write come back unchanged, as they
  * were copied in). Allocation failure fails the call with -ENOMEM; nothing
  * is retried here.
+ *
+ * Transformed copies (the MS-SMB2 RDMA transform's client WRITE):
+ * smbdx_register_xform() always registers a bounce copy, sealed or signed
+ * into its pages in one pass (smbdx_bounce_xform(): the AEAD from the
+ * caller's iterator into the pages, or copy and AES-CMAC page by page),
+ * before it enters the connection, then hands the pages and their table
+ * to the same registration path (smbdx_reg_make()), which owns them from
+ * then on. The caller's pages are never registered. The fault point
+ * xform_tamper inverts the copy's first octet before it is mapped.
  * REG_MR and LOCAL_INV chains complete through different entries (@reg_cqe,
  * @cqe), so a late REG_MR completion is never taken for the LOCAL_INV's.
  *
