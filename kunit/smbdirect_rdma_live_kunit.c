@@ -17,7 +17,9 @@
  * and a blocking registration wait until an MR comes back; a registration
  * needing more MRs than the pool has is refused; a buffer in pieces with
  * gaps, more descriptors than allowed, is registered as a bounce copy with
- * SMBDX_REG_BOUNCE, the data checked both ways; bad descriptors and a
+ * SMBDX_REG_BOUNCE, the data checked both ways; the MS-SMB2 RDMA
+ * transform's sealed and signed registration and write, with tampering
+ * (smbdx_rdma_xform); bad descriptors and a
  * size above MaxReadWriteSize are local errors that keep the connection;
  * a connection destroyed with registrations outstanding releases them
  * (kmemleak, run by the VM runner afterwards, checks the rest).
@@ -31,12 +33,15 @@
  * handed over with a completion.
  */
 
+#include <crypto/aead.h>
+#include <crypto/hash.h>
 #include <kunit/test.h>
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/prandom.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
 #include <linux/vmalloc.h>
@@ -1443,6 +1448,509 @@ static void smbdx_rdma_bounce(struct kunit *test)
 	rl_bounce_one(test, &p, true, false);
 }
 
+/* ---- the RDMA transform (smbdx_register_xform(), smbdx_rdma_write_xform()) ---- */
+
+/* Scattered, 100 bytes into its first page: two pages, two bounce pages. */
+#define RX_LEN		(PAGE_SIZE + 123)
+#define RX_TIME_LEN	(256 * 1024)
+
+/* The two ends' crypto: the sender's keyed objects, the receiver uses the same keys. */
+struct rx_crypto {
+	struct crypto_aead *aead;
+	struct crypto_shash *cmac;
+	struct shash_desc *desc;
+	u8 nonce[SMBDX_XF_GCM_NONCE_LEN];
+};
+
+static void rx_crypto_release(void *data)
+{
+	struct rx_crypto *c = data;
+
+	kfree_sensitive(c->desc);
+	if (!IS_ERR_OR_NULL(c->cmac))
+		crypto_free_shash(c->cmac);
+	if (!IS_ERR_OR_NULL(c->aead))
+		crypto_free_aead(c->aead);
+}
+
+static struct rx_crypto *rx_crypto_new(struct kunit *test)
+{
+	static const u8 key[16] = "smbdirect-xform";
+	struct rx_crypto *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, rx_crypto_release,
+							c), 0);
+	c->aead = crypto_alloc_aead("gcm(aes)", 0, 0);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(c->aead), "gcm(aes): %ld",
+			       PTR_ERR(c->aead));
+	KUNIT_ASSERT_EQ(test, crypto_aead_setkey(c->aead, key, sizeof(key)), 0);
+	KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(c->aead, 16), 0);
+	c->cmac = crypto_alloc_shash("cmac(aes)", 0, 0);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(c->cmac), "cmac(aes): %ld",
+			       PTR_ERR(c->cmac));
+	KUNIT_ASSERT_EQ(test, crypto_shash_setkey(c->cmac, key, sizeof(key)), 0);
+	c->desc = kzalloc(sizeof(*c->desc) + crypto_shash_descsize(c->cmac),
+			  GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c->desc);
+	c->desc->tfm = c->cmac;
+	get_random_bytes(c->nonce, sizeof(c->nonce));
+	return c;
+}
+
+static void rx_xform_init(struct rx_crypto *c, struct smbdx_xform *xf, u16 type)
+{
+	memset(xf, 0, sizeof(*xf));
+	xf->type = type;
+	xf->cipher = SMBDX_XF_AES128_GCM;
+	xf->aead = c->aead;
+	xf->nonce = c->nonce;
+	xf->shash = c->desc;
+}
+
+static void rx_fault_disarm(void *data)
+{
+	smbdx_fault_arm(SMBDX_FAULT_XFORM_TAMPER, 0);
+	smbdx_fault_arm(SMBDX_FAULT_REG_ALLOC, 0);
+}
+
+/* The receiving end's check of @len bytes at @p: 0 or -EBADMSG. */
+static int rx_open(struct rx_crypto *c, u16 type, u8 *p, u32 len, const u8 *sig)
+{
+	struct kvec kv = { .iov_base = p, .iov_len = len };
+	struct iov_iter it;
+
+	iov_iter_kvec(&it, ITER_DEST, &kv, 1, len);
+	if (type == SMBDX_XF_TYPE_ENCRYPTION)
+		return smbdx_xf_open(c->aead, SMBDX_XF_AES128_GCM, c->nonce, &it,
+				     NULL, len, sig);
+	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, len);
+	return smbdx_xf_verify(c->desc, &it, len, sig);
+}
+
+/*
+ * The client's WRITE: @b (pattern @seed) registered sealed or signed, the
+ * caller's buffer then overwritten, the peer RDMA-reads what was
+ * registered and opens or verifies it. Return what the check said; with
+ * 0 the peer got the original payload.
+ */
+static int rx_client_write(struct kunit *test, struct tl_pair *p,
+			   struct rx_crypto *c, struct rl_buf *b, u16 type,
+			   u32 seed)
+{
+	const char *what = type == SMBDX_XF_TYPE_ENCRYPTION ? "sealed" : "signed";
+	enum smbdx_stat st = type == SMBDX_XF_TYPE_ENCRYPTION ?
+			     SMBDX_STAT_XFORM_SEALED : SMBDX_STAT_XFORM_SIGNED;
+	u64 n0 = smbdx_test_stat(p->cli, st);
+	u64 b0 = smbdx_test_stat(p->cli, SMBDX_STAT_MR_BOUNCED);
+	u8 *tmp = tl_kvmalloc(test, b->len);
+	u8 sig[SMBDX_XF_TAG_LEN] = {};
+	struct smbdx_xform xf;
+	struct smbdx_reg *reg;
+	struct iov_iter it;
+	struct kvec kv;
+	int rc;
+
+	rl_fill(tmp, b->len, seed);
+	rl_buf_copy(test, b, 0, tmp, b->len, true);
+	rx_xform_init(c, &xf, type);
+	rl_buf_iter(b, &it, &kv, ITER_SOURCE);
+	reg = smbdx_register_xform(p->cli, &it, SMBDX_REG_REMOTE_READ |
+				   SMBDX_REG_MAX_DESCS(2), &xf, sig);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(reg), "%s: smbdx_register_xform: %ld",
+			       what, PTR_ERR(reg));
+	KUNIT_EXPECT_EQ(test, iov_iter_count(&it), (size_t)0);
+	KUNIT_EXPECT_EQ(test, smbdx_reg_len(reg), b->len);
+	rl_check_descs(test, reg, b->len);
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p->cli, st), n0 + 1);
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p->cli, SMBDX_STAT_MR_BOUNCED), b0);
+
+	/* The caller's pages change: what the peer reads must not. */
+	rl_fill(tmp, b->len, seed + 50);
+	rl_buf_copy(test, b, 0, tmp, b->len, true);
+
+	memset(tmp, 0, b->len);
+	KUNIT_EXPECT_EQ(test, rl_peer_io(p->srvc, reg, 0, tmp, b->len, false), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_deregister(reg), 0);
+	rc = rx_open(c, type, tmp, b->len, sig);
+	if (!rc)
+		rl_check(test, tmp, b->len, seed, what);
+	return rc;
+}
+
+/*
+ * The server's READ: its data sealed or signed in place, RDMA-written with
+ * smbdx_rdma_write_xform() into the client's registered buffer; the client
+ * opens or verifies what landed. Return what the check said.
+ */
+static int rx_server_read(struct kunit *test, struct tl_pair *p,
+			  struct rx_crypto *c, struct rl_buf *b, u16 type,
+			  u32 seed)
+{
+	const char *what = type == SMBDX_XF_TYPE_ENCRYPTION ? "READ sealed" :
+			   "READ signed";
+	enum smbdx_stat st = type == SMBDX_XF_TYPE_ENCRYPTION ?
+			     SMBDX_STAT_XFORM_SEALED : SMBDX_STAT_XFORM_SIGNED;
+	u64 n0 = smbdx_test_stat(p->srvc, st);
+	u64 w0 = smbdx_test_stat(p->srvc, SMBDX_STAT_RDMA_WRITES);
+	u8 *data = tl_kvmalloc(test, b->len), *tmp = tl_kvmalloc(test, b->len);
+	struct kvec kv = { .iov_base = data, .iov_len = b->len };
+	u8 sig[SMBDX_XF_TAG_LEN];
+	const struct smbdx_buffer_desc_v1 *d;
+	struct smbdx_reg *reg;
+	struct iov_iter it;
+	u32 n;
+	int rc;
+
+	rl_fill(data, b->len, seed);
+	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, b->len);
+	if (type == SMBDX_XF_TYPE_ENCRYPTION)
+		KUNIT_ASSERT_EQ(test, smbdx_xf_seal(c->aead, SMBDX_XF_AES128_GCM,
+						    c->nonce, &it, NULL, b->len,
+						    sig), 0);
+	else
+		KUNIT_ASSERT_EQ(test, smbdx_xf_sign(c->desc, &it, b->len, sig), 0);
+	memcpy(tmp, data, b->len);
+
+	reg = rl_register(test, p->cli, b, SMBDX_REG_REMOTE_WRITE);
+	d = smbdx_reg_descs(reg, &n);
+	KUNIT_EXPECT_EQ(test, smbdx_rdma_write_xform(p->srvc, &it, d, n, 0, type), 0);
+	KUNIT_EXPECT_EQ(test, iov_iter_count(&it), (size_t)0);
+	rl_peer_reply(test, p->srvc, p->cli);
+	KUNIT_EXPECT_EQ(test, smbdx_deregister(reg), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p->srvc, st), n0 + 1);
+	/* The tamper point's own write is not an rdma_write of the caller's. */
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p->srvc, SMBDX_STAT_RDMA_WRITES),
+			w0 + 1);
+	/* The server's own buffer is never tampered with. */
+	KUNIT_EXPECT_EQ_MSG(test, memcmp(tmp, data, b->len), 0,
+			    "%s: the server's buffer changed", what);
+
+	rl_buf_copy(test, b, 0, tmp, b->len, false);
+	rc = rx_open(c, type, tmp, b->len, sig);
+	if (!rc)
+		rl_check(test, tmp, b->len, seed, what);
+	return rc;
+}
+
+/* Every bad argument is refused before anything is allocated or counted. */
+static void rx_bad_args(struct kunit *test, struct tl_pair *p,
+			struct rx_crypto *c, struct rl_buf *b)
+{
+	u64 regs0 = smbdx_test_stat(p->cli, SMBDX_STAT_MR_REGISTRATIONS);
+	u64 sealed0 = smbdx_test_stat(p->cli, SMBDX_STAT_XFORM_SEALED);
+	u64 fail0 = smbdx_test_stat(p->cli, SMBDX_STAT_MR_REG_FAILED);
+	struct smbdx_conn_info info;
+	struct crypto_shash *hmac;
+	struct smbdx_xform xf;
+	u8 sig[SMBDX_XF_TAG_LEN];
+	struct smbdx_reg *reg;
+	struct rl_buf *big;
+	struct iov_iter it;
+	struct kvec kv;
+	u8 byte = 0;
+	struct {
+		const char *what;
+		unsigned int flags;
+		u16 type;
+		u16 cipher;
+		bool no_aead, no_nonce, no_shash, no_xf, no_sig, empty;
+	} bad[] = {
+		{ "no access", 0, SMBDX_XF_TYPE_ENCRYPTION },
+		{ "remote write", SMBDX_REG_REMOTE_WRITE, SMBDX_XF_TYPE_ENCRYPTION },
+		{ "read and write", SMBDX_REG_REMOTE_READ | SMBDX_REG_REMOTE_WRITE,
+		  SMBDX_XF_TYPE_SIGNING },
+		{ "unknown flag", SMBDX_REG_REMOTE_READ | 0x80, SMBDX_XF_TYPE_SIGNING },
+		{ "type 0", SMBDX_REG_REMOTE_READ, 0 },
+		{ "type 3", SMBDX_REG_REMOTE_READ, 3 },
+		{ "cipher 0", SMBDX_REG_REMOTE_READ, SMBDX_XF_TYPE_ENCRYPTION, 0 },
+		{ "cipher 5", SMBDX_REG_REMOTE_READ, SMBDX_XF_TYPE_ENCRYPTION, 5 },
+		{ "no aead", SMBDX_REG_REMOTE_READ, SMBDX_XF_TYPE_ENCRYPTION,
+		  SMBDX_XF_AES128_GCM, .no_aead = true },
+		{ "no nonce", SMBDX_REG_REMOTE_READ, SMBDX_XF_TYPE_ENCRYPTION,
+		  SMBDX_XF_AES128_GCM, .no_nonce = true },
+		{ "no shash", SMBDX_REG_REMOTE_READ, SMBDX_XF_TYPE_SIGNING,
+		  .no_shash = true },
+		{ "no xform", SMBDX_REG_REMOTE_READ, SMBDX_XF_TYPE_SIGNING,
+		  .no_xf = true },
+		{ "no sig", SMBDX_REG_REMOTE_READ, SMBDX_XF_TYPE_SIGNING,
+		  .no_sig = true },
+		{ "empty", SMBDX_REG_REMOTE_READ, SMBDX_XF_TYPE_SIGNING,
+		  .empty = true },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		rx_xform_init(c, &xf, bad[i].type);
+		if (bad[i].type == SMBDX_XF_TYPE_ENCRYPTION)
+			xf.cipher = bad[i].cipher;
+		if (bad[i].no_aead)
+			xf.aead = NULL;
+		if (bad[i].no_nonce)
+			xf.nonce = NULL;
+		if (bad[i].no_shash)
+			xf.shash = NULL;
+		rl_buf_iter(b, &it, &kv, ITER_SOURCE);
+		if (bad[i].empty)
+			iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, 0);
+		reg = smbdx_register_xform(p->cli, &it, bad[i].flags,
+					   bad[i].no_xf ? NULL : &xf,
+					   bad[i].no_sig ? NULL : sig);
+		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR_OR_ZERO(reg), -EINVAL, "%s",
+				    bad[i].what);
+		if (!IS_ERR(reg))
+			smbdx_deregister(reg);
+	}
+	/* An AEAD whose tag is not 16 octets; a 32-octet digest (HMAC-SHA256). */
+	rx_xform_init(c, &xf, SMBDX_XF_TYPE_ENCRYPTION);
+	KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(c->aead, 12), 0);
+	rl_buf_iter(b, &it, &kv, ITER_SOURCE);
+	reg = smbdx_register_xform(p->cli, &it, SMBDX_REG_REMOTE_READ, &xf, sig);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(reg), -EINVAL);
+	KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(c->aead, 16), 0);
+	hmac = crypto_alloc_shash("hmac(sha256)", 0, 0);
+	if (!IS_ERR(hmac)) {
+		struct shash_desc *hd = kzalloc(sizeof(*hd) +
+						crypto_shash_descsize(hmac),
+						GFP_KERNEL);
+
+		if (hd) {
+			hd->tfm = hmac;
+			rx_xform_init(c, &xf, SMBDX_XF_TYPE_SIGNING);
+			xf.shash = hd;
+			rl_buf_iter(b, &it, &kv, ITER_SOURCE);
+			reg = smbdx_register_xform(p->cli, &it,
+						   SMBDX_REG_REMOTE_READ, &xf, sig);
+			KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(reg), -EINVAL);
+			kfree(hd);
+		}
+		crypto_free_shash(hmac);
+	}
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p->cli, SMBDX_STAT_MR_REG_FAILED),
+			fail0);
+
+	/* Above MaxReadWriteSize; more descriptors than allowed. */
+	KUNIT_ASSERT_EQ(test, smbdx_conn_query(p->cli, &info), 0);
+	big = rl_buf_new(test, info.params.max_read_write_size + 1, false, 0);
+	rx_xform_init(c, &xf, SMBDX_XF_TYPE_SIGNING);
+	rl_buf_iter(big, &it, &kv, ITER_SOURCE);
+	reg = smbdx_register_xform(p->cli, &it, SMBDX_REG_REMOTE_READ, &xf, sig);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(reg), -EMSGSIZE);
+	rl_buf_iter(big, &it, &kv, ITER_SOURCE);
+	/* A copy starts on a page boundary: two pages more need two MRs. */
+	iov_iter_truncate(&it, info.max_reg_len + 2 * PAGE_SIZE);
+	reg = smbdx_register_xform(p->cli, &it, SMBDX_REG_REMOTE_READ |
+				   SMBDX_REG_ONE_DESC, &xf, sig);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(reg), -EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p->cli, SMBDX_STAT_MR_REG_FAILED),
+			fail0 + 2);
+
+	/* No pages: -ENOMEM, not retried, the connection lives. */
+	smbdx_fault_arm(SMBDX_FAULT_REG_ALLOC, 1);
+	rl_buf_iter(b, &it, &kv, ITER_SOURCE);
+	reg = smbdx_register_xform(p->cli, &it, SMBDX_REG_REMOTE_READ, &xf, sig);
+	smbdx_fault_arm(SMBDX_FAULT_REG_ALLOC, 0);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(reg), -ENOMEM);
+	if (!IS_ERR(reg))
+		smbdx_deregister(reg);
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p->cli, SMBDX_STAT_MR_REG_FAILED),
+			fail0 + 3);
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p->cli, SMBDX_STAT_MR_REGISTRATIONS),
+			regs0);
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p->cli, SMBDX_STAT_XFORM_SEALED),
+			sealed0);
+
+	/* The write side: an unknown type or an empty payload. */
+	kv.iov_base = &byte;
+	kv.iov_len = 1;
+	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, 1);
+	KUNIT_EXPECT_EQ(test, smbdx_rdma_write_xform(p->srvc, &it, NULL, 0, 0, 0),
+			-EINVAL);
+	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, 0);
+	KUNIT_EXPECT_EQ(test, smbdx_rdma_write_xform(p->srvc, &it, NULL, 0, 0,
+						     SMBDX_XF_TYPE_SIGNING),
+			-EINVAL);
+
+	/* The negotiated transforms: known bits only. */
+	KUNIT_EXPECT_EQ(test, smbdx_conn_set_xform(p->cli, 0x04), -EINVAL);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(p->cli->xform), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_set_xform(p->cli, SMBDX_XF_KNOWN), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(p->cli->xform), SMBDX_XF_KNOWN);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_set_xform(p->cli, 0), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(p->cli->xform), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p->cli), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p->srvc), 0);
+}
+
+/*
+ * What a transformed registration costs beside the cryptography, for
+ * design.rst's "pool or not" decision: 256 KiB sealed into a buffer
+ * allocated beforehand, a plain registration of the same buffer,
+ * smbdx_register_xform() of it (pages allocated per call, sealed,
+ * registered), and the 64 pages alone allocated and freed, which is
+ * what a per-connection pool would save. The best of three runs of each
+ * is printed; only the results are checked. On rxe only, and not under
+ * KASAN, where the times mean nothing and AES costs seconds.
+ */
+static void rx_time(struct kunit *test, struct tl_pair *p, struct rx_crypto *c)
+{
+	const struct tl_dev *d = test->param_value;
+	u64 t0, seal = U64_MAX, plain = U64_MAX, xform = U64_MAX, pages = U64_MAX;
+	struct page *pg[RX_TIME_LEN / PAGE_SIZE];
+	struct kvec kv = { .iov_len = RX_TIME_LEN };
+	u8 sig[SMBDX_XF_TAG_LEN];
+	struct iov_iter it, dst;
+	struct smbdx_xform xf;
+	struct smbdx_reg *reg;
+	struct rl_buf *b;
+	int run, i;
+
+	if (IS_ENABLED(CONFIG_KASAN) || d->iwarp)
+		return;
+	b = rl_buf_new(test, RX_TIME_LEN, true, 0);
+	kv.iov_base = tl_kvmalloc(test, RX_TIME_LEN);
+	rx_xform_init(c, &xf, SMBDX_XF_TYPE_ENCRYPTION);
+	for (run = 0; run < 3; run++) {
+		rl_buf_iter(b, &it, NULL, ITER_SOURCE);
+		iov_iter_kvec(&dst, ITER_DEST, &kv, 1, RX_TIME_LEN);
+		t0 = ktime_get_ns();
+		KUNIT_EXPECT_EQ(test, smbdx_xf_seal(c->aead, SMBDX_XF_AES128_GCM,
+						    c->nonce, &it, &dst,
+						    RX_TIME_LEN, sig), 0);
+		seal = min(seal, ktime_get_ns() - t0);
+
+		t0 = ktime_get_ns();
+		reg = rl_register(test, p->cli, b, SMBDX_REG_REMOTE_READ);
+		plain = min(plain, ktime_get_ns() - t0);
+		KUNIT_EXPECT_EQ(test, smbdx_deregister(reg), 0);
+
+		rl_buf_iter(b, &it, NULL, ITER_SOURCE);
+		t0 = ktime_get_ns();
+		reg = smbdx_register_xform(p->cli, &it, SMBDX_REG_REMOTE_READ,
+					   &xf, sig);
+		xform = min(xform, ktime_get_ns() - t0);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(reg));
+		KUNIT_EXPECT_EQ(test, smbdx_deregister(reg), 0);
+
+		t0 = ktime_get_ns();
+		for (i = 0; i < ARRAY_SIZE(pg); i++)
+			pg[i] = alloc_page(GFP_KERNEL | __GFP_NORETRY |
+					   __GFP_NOWARN);
+		for (i = 0; i < ARRAY_SIZE(pg); i++)
+			if (pg[i])
+				__free_page(pg[i]);
+		pages = min(pages, ktime_get_ns() - t0);
+	}
+	kunit_info(test, "256 KiB, best of 3: seal %llu us, plain registration %llu us, sealed registration %llu us, its 64 pages allocated and freed %llu us\n",
+		   seal / 1000, plain / 1000, xform / 1000, pages / 1000);
+}
+
+/*
+ * The MS-SMB2 RDMA transform's RDMA side (Documentation/rdma-transform.rst,
+ * step D), both directions, with AES-128-GCM and AES-CMAC:
+ * - the client's WRITE: smbdx_register_xform() seals or signs a
+ *   scattered payload into pages of its own and registers those; the
+ *   caller's pages are then overwritten (the stable-pages problem), the
+ *   peer RDMA-reads, opens or verifies with the tag the call returned and
+ *   gets the original payload; counted in xform_sealed/xform_signed, not
+ *   as a plain bounce;
+ * - the server's READ: a payload sealed or signed in place goes out with
+ *   smbdx_rdma_write_xform(), the client opens or verifies what landed;
+ * - the fault point xform_tamper, armed once, makes exactly one of them
+ *   fail with -EBADMSG in each direction and type (the next one opens);
+ *   the server's own buffer is never changed; rejections counted through
+ *   smbdx_xform_count_rejected(), per connection and globally;
+ * - bad arguments refused, and a transformed registration outstanding when
+ *   its connection is destroyed: teardown releases it, deregistration
+ *   frees its pages (kmemleak, run by the VM runner, checks that nothing
+ *   leaks).
+ * Linux 6.12 has no RDMA transform at all (cifs and ksmbd send signed or
+ * sealed I/O inline).
+ */
+static void smbdx_rdma_xform(struct kunit *test)
+{
+	static const u16 types[] = {
+		SMBDX_XF_TYPE_ENCRYPTION, SMBDX_XF_TYPE_SIGNING,
+	};
+	struct rx_crypto *c = rx_crypto_new(test);
+	struct smbdx_conn *cli, *srvc;
+	struct smbdx_xform xf;
+	u8 sig[SMBDX_XF_TAG_LEN];
+	struct smbdx_reg *reg;
+	struct rl_buf *b;
+	struct tl_pair p;
+	struct iov_iter it;
+	struct kvec kv;
+	u64 rej0, grej0;
+	size_t i;
+
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, rx_fault_disarm,
+							NULL), 0);
+	tl_pair_up(test, &p, NULL, NULL);
+	b = rl_buf_new(test, RX_LEN, true, RL_GAP_OFF);
+	rej0 = smbdx_test_stat(p.cli, SMBDX_STAT_XFORM_REJECTED);
+	grej0 = smbdx_test_global_stat(SMBDX_STAT_XFORM_REJECTED);
+
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
+		const char *what = types[i] == SMBDX_XF_TYPE_ENCRYPTION ?
+				   "sealed" : "signed";
+		int rc;
+
+		KUNIT_EXPECT_EQ_MSG(test, rx_client_write(test, &p, c, b, types[i],
+							  10 + i), 0,
+				    "WRITE %s", what);
+		KUNIT_EXPECT_EQ_MSG(test, rx_server_read(test, &p, c, b, types[i],
+							 20 + i), 0,
+				    "READ %s", what);
+
+		/* Tampered once: exactly the next I/O fails, each direction. */
+		smbdx_fault_arm(SMBDX_FAULT_XFORM_TAMPER, 1);
+		rc = rx_client_write(test, &p, c, b, types[i], 30 + i);
+		KUNIT_EXPECT_EQ_MSG(test, rc, -EBADMSG, "WRITE %s tampered", what);
+		if (rc)
+			smbdx_xform_count_rejected(p.srvc);
+		KUNIT_EXPECT_EQ(test, smbdx_fault_left(SMBDX_FAULT_XFORM_TAMPER), 0);
+		KUNIT_EXPECT_EQ_MSG(test, rx_client_write(test, &p, c, b, types[i],
+							  40 + i), 0,
+				    "WRITE %s after the tampered one", what);
+
+		smbdx_fault_arm(SMBDX_FAULT_XFORM_TAMPER, 1);
+		rc = rx_server_read(test, &p, c, b, types[i], 50 + i);
+		KUNIT_EXPECT_EQ_MSG(test, rc, -EBADMSG, "READ %s tampered", what);
+		if (rc)
+			smbdx_xform_count_rejected(p.cli);
+		KUNIT_EXPECT_EQ(test, smbdx_fault_left(SMBDX_FAULT_XFORM_TAMPER), 0);
+		KUNIT_EXPECT_EQ_MSG(test, rx_server_read(test, &p, c, b, types[i],
+							 60 + i), 0,
+				    "READ %s after the tampered one", what);
+	}
+	smbdx_fault_arm(SMBDX_FAULT_XFORM_TAMPER, 0);
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p.cli, SMBDX_STAT_XFORM_REJECTED),
+			rej0 + 2);
+	KUNIT_EXPECT_EQ(test, smbdx_test_stat(p.srvc, SMBDX_STAT_XFORM_REJECTED),
+			2ULL);
+	KUNIT_EXPECT_EQ(test, smbdx_test_global_stat(SMBDX_STAT_XFORM_REJECTED),
+			grej0 + 4);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.cli), 0);
+	KUNIT_EXPECT_EQ(test, smbdx_conn_error(p.srvc), 0);
+
+	rx_bad_args(test, &p, c, b);
+	rx_time(test, &p, c);
+
+	/* Outstanding when the connection dies: teardown releases it. */
+	cli = smbdx_connect(&init_net, (struct sockaddr *)&p.sin, NULL, NULL,
+			    NULL, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(cli));
+	srvc = tl_accepted(test, p.srv, 1);
+	rx_xform_init(c, &xf, SMBDX_XF_TYPE_ENCRYPTION);
+	rl_buf_iter(b, &it, &kv, ITER_SOURCE);
+	reg = smbdx_register_xform(cli, &it, SMBDX_REG_REMOTE_READ, &xf, sig);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(reg));
+	smbdx_destroy(cli);
+	KUNIT_EXPECT_EQ(test, smbdx_deregister(reg), 0);
+	(void)srvc;
+}
+
 static struct kunit_case smbdx_rdma_live_cases[] = {
 	KUNIT_CASE_PARAM_ATTR(smbdx_rdma_sizes, tl_dev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
@@ -1458,6 +1966,7 @@ static struct kunit_case smbdx_rdma_live_cases[] = {
 	KUNIT_CASE_PARAM(smbdx_rdma_one_descriptor, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_rdma_two_descriptors, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_rdma_bounce, tl_dev_gen_params),
+	KUNIT_CASE_PARAM(smbdx_rdma_xform, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_rdma_local_errors, tl_dev_gen_params),
 	KUNIT_CASE_PARAM(smbdx_rdma_teardown_outstanding, tl_dev_gen_params),
 	{}

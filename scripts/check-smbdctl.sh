@@ -35,14 +35,16 @@ EOF
 		"max_fragmented_recv_size 170180" "max_read_write_size 8388608" \
 		"keepalive_interval 120" "ird 16" "ord 16" "iwarp 0" "caps_sent 1" \
 		"caps_own none" "caps_own_push_ird 0" "caps_peer_blob found" \
-		"caps_peer flush_global,atomic_write" "caps_peer_push_ird 8" >"$d/conn/5/params"
+		"caps_peer flush_global,atomic_write" "caps_peer_push_ird 8" \
+		"rdma_transform encryption,signing" >"$d/conn/5/params"
 	printf '%s\n' "send_credits 3" "send_credit_target 255" "recv_credits_granted 0" \
 		"recvs_posted 0" "send_queue_len 0" "keepalive NONE" >"$d/conn/5/credits"
 	printf '%s\n' "mr_pool_size 34" "mr_ready 34" "released 1" >"$d/conn/5/mr"
 	printf '%s\n' "tx_messages 40" "tx_bytes 9000" "rx_messages 40" "rx_bytes 12000" \
 		"rdma_reads 0" "rdma_read_bytes 0" "rdma_writes 0" "rdma_write_bytes 0" \
 		"mr_registrations 20" "mr_registered_bytes 20971520" \
-		"mr_remote_invalidations 19" "mr_local_invalidations 1" >"$d/conn/5/counters"
+		"mr_remote_invalidations 19" "mr_local_invalidations 1" \
+		"xform_sealed 12" "xform_signed 3" "xform_rejected 1" >"$d/conn/5/counters"
 	printf '%s\n' "peer_disconnect 1" "rejected 0" >"$d/conn/5/errors"
 	{ printf '%s\n' "connections 1" "listeners 0" "tx_messages 40" "tx_bytes 9000" \
 		"rx_messages 40" "rx_bytes 12000" "rdma_reads 0" "rdma_read_bytes 0" \
@@ -76,7 +78,8 @@ EOF
 		"    buffers registered for the peer: 20, 20971520 bytes (20.0 MiB); invalidated by the peer 19, locally 1" \
 		"    RDMA in use: yes (RDMA read/write or buffers registered for the peer)" \
 		"    errors: peer_disconnect 1" \
-		"    capabilities (CM private data): ours none, push IRD 0; peer's flush_global,atomic_write, push IRD 8"
+		"    capabilities (CM private data): ours none, push IRD 0; peer's flush_global,atomic_write, push IRD 8" \
+		"    RDMA transform: encryption,signing; payloads sealed 12, signed 3, rejected 1"
 	"${c[@]}" --json connections 5 >"$t/conn.json"
 	python3 - "$t/conn.json" <<'EOF'
 import json, sys
@@ -92,6 +95,8 @@ assert c["credits"]["keepalive"] == "NONE"
 assert c["capabilities"] == {"sent": True, "own": [], "own_push_ird": 0,
                              "peer_blob": "found", "peer": ["flush_global", "atomic_write"],
                              "peer_push_ird": 8}, c["capabilities"]
+assert c["rdma_transform"] == {"negotiated": ["encryption", "signing"], "sealed": 12,
+                               "signed": 3, "rejected": 1}, c["rdma_transform"]
 EOF
 	"${c[@]}" --json stats >"$t/stats.json"
 	python3 - "$t/stats.json" <<'EOF'
@@ -107,6 +112,16 @@ EOF
 	sed -i '/^caps_/d' "$d/conn/5/params"
 	out=$("${c[@]}" connections)
 	! grep -q capabilities <<<"$out" || die "smbdctl made up capabilities: $out"
+	sed -i 's/^rdma_transform .*/rdma_transform none/' "$d/conn/5/params"
+	out=$("${c[@]}" connections)
+	expect "$out" "    RDMA transform: none; payloads sealed 12, signed 3, rejected 1"
+	"${c[@]}" --json connections 5 | python3 -c '
+import json, sys
+x = json.load(sys.stdin)["connections"][0]["rdma_transform"]
+assert x["negotiated"] == [], x'
+	sed -i '/^rdma_transform/d' "$d/conn/5/params"
+	out=$("${c[@]}" connections)
+	! grep -q "RDMA transform" <<<"$out" || die "smbdctl made up a transform: $out"
 
 	out=$("${c[@]}" stats)
 	expect "$out" "    connections ended by: peer_disconnect 1"
@@ -118,7 +133,7 @@ EOF
 	status 2 "$ctl" frobnicate
 	status 2 "$ctl" check
 	status 0 "$ctl" --help
-	echo "check-smbdctl: devices, connections, stats (text and JSON) and exit statuses"
+	echo "check-smbdctl: devices, connections (with the RDMA transform), stats (text and JSON) and exit statuses"
 }
 
 # expect OUTPUT LINE...: each LINE is a whole line of OUTPUT

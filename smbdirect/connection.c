@@ -875,3 +875,49 @@ u32 smbdx_conn_id(struct smbdx_conn *conn)
 	return conn->num;
 }
 EXPORT_SYMBOL_NS_GPL(smbdx_conn_id, SMBDX_NS);
+
+/**
+ * smbdx_conn_set_xform() - record the MS-SMB2 RDMA transforms negotiated
+ *	on a connection
+ * @conn: connection
+ * @xforms: SMBDX_XF_ENCRYPTION and/or SMBDX_XF_SIGNING (the upper
+ *	layer's Connection.RDMATransformIds), 0 for none
+ *
+ * For the administrator only: debugfs (the connection's params file,
+ * rdma_transform) and ``smbdctl connections`` show it. smbdirect
+ * transforms nothing by itself; the upper layer calls
+ * smbdx_register_xform() and smbdx_rdma_write_xform() for the data it
+ * transforms. May be called again (a later negotiation on the connection).
+ *
+ * Context: any.
+ *
+ * Return: 0, or -EINVAL for bits that name no transform (nothing
+ * recorded).
+ */
+int smbdx_conn_set_xform(struct smbdx_conn *conn, u8 xforms)
+{
+	if (xforms & ~SMBDX_XF_KNOWN)
+		return -EINVAL;
+	WRITE_ONCE(conn->xform, xforms);
+	return 0;
+}
+EXPORT_SYMBOL_NS_GPL(smbdx_conn_set_xform, SMBDX_NS);
+
+/**
+ * smbdx_xform_count_rejected() - count a transformed payload the upper
+ *	layer refused
+ * @conn: connection it arrived on
+ *
+ * The upper layer calls this when smbdx_xf_open() or smbdx_xf_verify()
+ * refused a payload that came by RDMA, or when the transform describing
+ * it was invalid (a verdict other than SMBDX_XF_OK), once per refused
+ * I/O: the xform_rejected counter of the connection and of the module
+ * (debugfs, ``smbdctl connections``).
+ *
+ * Context: any; the caller holds the connection.
+ */
+void smbdx_xform_count_rejected(struct smbdx_conn *conn)
+{
+	smbdx_stat_inc(conn, SMBDX_STAT_XFORM_REJECTED);
+}
+EXPORT_SYMBOL_NS_GPL(smbdx_xform_count_rejected, SMBDX_NS);

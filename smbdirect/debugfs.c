@@ -182,6 +182,27 @@ static void smbdx_conn_caps_print(struct seq_file *m,
 	seq_printf(m, "caps_peer_push_ird %u\n", c->peer.push_ird);
 }
 
+/* The RDMA transforms the upper layer negotiated (smbdx_conn_set_xform()). */
+static void smbdx_conn_xform_print(struct seq_file *m, u8 xf)
+{
+	const char *s;
+
+	switch (xf & SMBDX_XF_KNOWN) {
+	case SMBDX_XF_ENCRYPTION:
+		s = "encryption";
+		break;
+	case SMBDX_XF_SIGNING:
+		s = "signing";
+		break;
+	case SMBDX_XF_KNOWN:
+		s = "encryption,signing";
+		break;
+	default:
+		s = "none";
+	}
+	seq_printf(m, "rdma_transform %s\n", s);
+}
+
 static void smbdx_conn_params_print(struct seq_file *m, struct smbdx_conn *conn)
 {
 	struct smbdx_conn_caps caps;
@@ -217,6 +238,7 @@ static void smbdx_conn_params_print(struct seq_file *m, struct smbdx_conn *conn)
 	seq_printf(m, "iwarp %d\n", conn->limits.iwarp);
 	seq_printf(m, "recv_queue_max %u\n", conn->cfg.recv_queue_max);
 	smbdx_conn_caps_print(m, &caps);
+	smbdx_conn_xform_print(m, READ_ONCE(conn->xform));
 }
 
 static int smbdx_conn_params_show(struct seq_file *m, void *unused)

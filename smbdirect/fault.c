@@ -34,6 +34,7 @@ static const char * const smbdx_fault_names[SMBDX_FAULT_COUNT] = {
 	[SMBDX_FAULT_RW_ALLOC] = "rw_alloc",
 	[SMBDX_FAULT_RW_POST] = "rw_post",
 	[SMBDX_FAULT_CM_EVENT] = "cm_event",
+	[SMBDX_FAULT_XFORM_TAMPER] = "xform_tamper",
 };
 
 /**

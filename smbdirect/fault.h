@@ -2,8 +2,9 @@
 /*
  * smbdirect's fault points: named places where the kernel's
  * fault-injection framework (Documentation/fault-injection/) can make an
- * allocation, a post or a completion fail, or drop a CM event, so that the
- * transport's recovery can be tested (kunit/smbdirect_fault_live_kunit.c)
+ * allocation, a post or a completion fail, drop a CM event, or corrupt
+ * a transformed payload, so that the transport's recovery (and the
+ * receiver's checks) can be tested (kunit/smbdirect_fault_live_kunit.c)
  * and exercised by an administrator at run time through
  * /sys/kernel/debug/smbdirect/fault/<name>/ (probability, interval, times,
  * ...; admin-guide.rst).
@@ -35,6 +36,11 @@ struct dentry;
  * @SMBDX_FAULT_RW_ALLOC: allocating an RDMA read/write chunk
  * @SMBDX_FAULT_RW_POST: posting RDMA read/write work requests
  * @SMBDX_FAULT_CM_EVENT: a CM event of a connection is dropped
+ * @SMBDX_FAULT_XFORM_TAMPER: not a failure but a corruption: one octet
+ *	of an RDMA transform's payload is flipped after it was sealed or
+ *	signed, before the peer can read it (smbdx_register_xform() in its
+ *	bounce pages, smbdx_rdma_write_xform() in the peer's buffer), so that
+ *	the receiver's check must refuse it
  * @SMBDX_FAULT_COUNT: number of fault points
  */
 enum smbdx_fault {
@@ -48,6 +54,7 @@ enum smbdx_fault {
 	SMBDX_FAULT_RW_ALLOC,
 	SMBDX_FAULT_RW_POST,
 	SMBDX_FAULT_CM_EVENT,
+	SMBDX_FAULT_XFORM_TAMPER,
 	SMBDX_FAULT_COUNT
 };
 

@@ -33,6 +33,15 @@
  * are unmapped (bytes the peer did not write come back unchanged, as they
  * were copied in). Allocation failure fails the call with -ENOMEM; nothing
  * is retried here.
+ *
+ * Transformed copies (the MS-SMB2 RDMA transform's client WRITE):
+ * smbdx_register_xform() always registers a bounce copy, sealed or signed
+ * into its pages in one pass (smbdx_bounce_xform(): the AEAD from the
+ * caller's iterator into the pages, or copy and AES-CMAC page by page),
+ * before it enters the connection, then hands the pages and their table
+ * to the same registration path (smbdx_reg_make()), which owns them from
+ * then on. The caller's pages are never registered. The fault point
+ * xform_tamper inverts the copy's first octet before it is mapped.
  * REG_MR and LOCAL_INV chains complete through different entries (@reg_cqe,
  * @cqe), so a late REG_MR completion is never taken for the LOCAL_INV's.
  *
@@ -73,6 +82,10 @@
  * teardown, but for an orphan's).
  */
 
+#include <crypto/aead.h>
+#include <crypto/hash.h>
+#include <linux/bvec.h>
+#include <linux/highmem.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/scatterlist.h>
@@ -85,20 +98,25 @@
 
 /**
  * struct smbdx_bounce - kernel pages registered in place of a caller's buffer
- * @pages: the pages, each full but the last
- * @npages: entries of @pages
+ * @bv: the pages, each full from offset 0 but the last (a bvec array, so
+ *	that the transform's cryptography can take them as an iterator)
+ * @npages: entries of @bv
  * @orig: the caller's iterator as it was at registration (a shallow
  *	copy: its array and memory are the caller's)
  * @copy_back: copy the pages into @orig at deregistration
  *	(SMBDX_REG_REMOTE_WRITE: the peer writes into them)
+ * @xform: 0 for a plain copy (SMBDX_REG_BOUNCE); SMBDX_XF_TYPE_ENCRYPTION
+ *	or SMBDX_XF_TYPE_SIGNING for the sealed or signed copy of
+ *	smbdx_register_xform() (counted apart from the plain copies)
  *
  * Owned by its registration; freed with it (smbdx_reg_free()).
  */
 struct smbdx_bounce {
-	struct page **pages;
+	struct bio_vec *bv;
 	u32 npages;
 	struct iov_iter orig;
 	bool copy_back;
+	u16 xform;
 };
 
 /**
@@ -373,56 +391,139 @@ static void smbdx_bounce_free(struct smbdx_bounce *bb)
 {
 	u32 i;
 
-	for (i = 0; bb->pages && i < bb->npages; i++)
-		if (bb->pages[i])
-			__free_page(bb->pages[i]);
-	kvfree(bb->pages);
-	bb->pages = NULL;
+	for (i = 0; bb->bv && i < bb->npages; i++)
+		if (bb->bv[i].bv_page)
+			__free_page(bb->bv[i].bv_page);
+	kvfree(bb->bv);
+	bb->bv = NULL;
 	bb->npages = 0;
 }
 
 /*
- * A copy of @len bytes of @orig in fresh pages, described by @sgt (an
- * unmapped table, one entry per page). The caller's data is copied in
- * whatever the direction: the peer reads it (REMOTE_READ), or writes over
- * it and what it leaves is copied back unchanged (REMOTE_WRITE). The
- * pages are taken without retrying hard or warning: under memory pressure
- * the registration fails with -ENOMEM. Process context.
+ * Would a bounce copy of @len bytes be allowed and fit in @max_descs MRs
+ * (0: any number, the pool decides)? At most MaxReadWriteSize bytes: what
+ * the peer may move with one operation, and the bound of the memory one
+ * registration allocates. 0 or -EMSGSIZE.
  */
-static int smbdx_bounce_alloc(struct smbdx_bounce *bb,
-			      const struct iov_iter *orig, size_t len,
-			      unsigned int flags, struct sg_table *sgt)
+static int smbdx_bounce_fits(struct smbdx_conn *conn, size_t len,
+			     u32 max_descs)
+{
+	u32 n = DIV_ROUND_UP(len, PAGE_SIZE);
+
+	if (len > READ_ONCE(conn->params.max_read_write_size))
+		return -EMSGSIZE;
+	if (max_descs && (DIV_ROUND_UP(n, conn->mr.depth) > max_descs ||
+			  DIV_ROUND_UP(n, conn->limits.mr_max_entries) > max_descs))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/*
+ * Fresh pages for @len bytes in @bb, described by @sgt (an unmapped
+ * table, one entry per page); nothing is copied into them yet. They are
+ * taken without retrying hard or warning: under memory pressure the
+ * registration fails with -ENOMEM (on failure the caller frees @bb and
+ * @sgt). Process context.
+ */
+static int smbdx_bounce_pages(struct smbdx_bounce *bb, size_t len,
+			      struct sg_table *sgt)
 {
 	u32 n = DIV_ROUND_UP(len, PAGE_SIZE), i;
-	struct iov_iter src = *orig;
 	size_t left = len, chunk;
+	struct page *page;
 	int rc;
 
-	bb->orig = *orig;
-	bb->copy_back = flags & SMBDX_REG_REMOTE_WRITE;
-	bb->pages = smbdx_fault(SMBDX_FAULT_REG_ALLOC) ? NULL :
-		    kvcalloc(n, sizeof(*bb->pages), GFP_KERNEL);
-	if (!bb->pages)
+	bb->bv = smbdx_fault(SMBDX_FAULT_REG_ALLOC) ? NULL :
+		 kvcalloc(n, sizeof(*bb->bv), GFP_KERNEL);
+	if (!bb->bv)
 		return -ENOMEM;
 	bb->npages = n;
 	rc = smbdx_sgt_alloc(sgt, n);
 	if (rc)
 		return rc;
-	/* Read from the caller's buffer even when it is a destination. */
-	src.data_source = ITER_SOURCE;
 	for (i = 0; i < n; i++) {
-		bb->pages[i] = alloc_page(GFP_KERNEL | __GFP_NORETRY |
-					  __GFP_NOWARN);
-		if (!bb->pages[i])
+		page = alloc_page(GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN);
+		if (!page)
 			return -ENOMEM;
 		chunk = min_t(size_t, left, PAGE_SIZE);
-		if (copy_page_from_iter(bb->pages[i], 0, chunk, &src) != chunk)
-			return -EIO;
-		sg_set_page(&sgt->sgl[i], bb->pages[i], chunk, 0);
+		bvec_set_page(&bb->bv[i], page, chunk, 0);
+		sg_set_page(&sgt->sgl[i], page, chunk, 0);
 		left -= chunk;
 	}
 	sgt->nents = n;
 	smbdx_sg_end(sgt);
+	return 0;
+}
+
+/*
+ * A copy of @len bytes of @orig in fresh pages (smbdx_bounce_pages()).
+ * The caller's data is copied in whatever the direction: the peer reads
+ * it (REMOTE_READ), or writes over it and what it leaves is copied back
+ * unchanged (REMOTE_WRITE). Process context.
+ */
+static int smbdx_bounce_alloc(struct smbdx_bounce *bb,
+			      const struct iov_iter *orig, size_t len,
+			      unsigned int flags, struct sg_table *sgt)
+{
+	struct iov_iter src = *orig;
+	u32 i;
+	int rc;
+
+	bb->orig = *orig;
+	bb->copy_back = flags & SMBDX_REG_REMOTE_WRITE;
+	rc = smbdx_bounce_pages(bb, len, sgt);
+	if (rc)
+		return rc;
+	/* Read from the caller's buffer even when it is a destination. */
+	src.data_source = ITER_SOURCE;
+	for (i = 0; i < bb->npages; i++)
+		if (copy_page_from_iter(bb->bv[i].bv_page, 0, bb->bv[i].bv_len,
+					&src) != bb->bv[i].bv_len)
+			return -EIO;
+	return 0;
+}
+
+/*
+ * The sealed or signed copy of smbdx_register_xform(): @len bytes of
+ * @src transformed into fresh pages in one pass (AEAD from @src into the
+ * pages; or copy and AES-CMAC page by page), the tag or signature in
+ * @sig. Then, if SMBDX_FAULT_XFORM_TAMPER fires, the copy's first octet
+ * is inverted: after the transform, before the pages are mapped and the
+ * peer can read them. On failure the caller frees @bb and @sgt. Process
+ * context, outside the connection (the cryptography may take long and
+ * must not hold teardown up).
+ */
+static int smbdx_bounce_xform(struct smbdx_conn *conn, struct smbdx_bounce *bb,
+			      const struct iov_iter *src, size_t len,
+			      u32 max_descs, const struct smbdx_xform *xf,
+			      u8 *sig, struct sg_table *sgt)
+{
+	struct iov_iter dst;
+	u8 *p;
+	int rc;
+
+	rc = smbdx_bounce_fits(conn, len, max_descs);
+	if (rc)
+		return rc;
+	rc = smbdx_bounce_pages(bb, len, sgt);
+	if (rc)
+		return rc;
+	bb->xform = xf->type;
+	if (xf->type == SMBDX_XF_TYPE_ENCRYPTION) {
+		iov_iter_bvec(&dst, ITER_DEST, bb->bv, bb->npages, len);
+		rc = smbdx_xf_seal(xf->aead, xf->cipher, xf->nonce, src, &dst,
+				   len, sig);
+	} else {
+		rc = smbdx_xf_copy_sign(xf->shash, src, bb->bv, bb->npages,
+					len, sig);
+	}
+	if (rc)
+		return rc;
+	if (smbdx_fault(SMBDX_FAULT_XFORM_TAMPER)) {
+		p = kmap_local_page(bb->bv[0].bv_page);
+		p[0] = ~p[0];
+		kunmap_local(p);
+	}
 	return 0;
 }
 
@@ -439,7 +540,7 @@ static void smbdx_bounce_copy_back(struct smbdx_reg *reg)
 	dst.data_source = ITER_DEST;
 	for (i = 0; i < bb->npages && left; i++) {
 		chunk = min_t(size_t, left, PAGE_SIZE);
-		if (copy_page_to_iter(bb->pages[i], 0, chunk, &dst) != chunk)
+		if (copy_page_to_iter(bb->bv[i].bv_page, 0, chunk, &dst) != chunk)
 			break;
 		left -= chunk;
 	}
@@ -713,6 +814,26 @@ static int smbdx_reg_wait(struct smbdx_conn *conn, struct smbdx_reg *reg)
 }
 
 /*
+ * DMA-map @sgt and count the MRs it needs. 0; -EIO when nothing could be
+ * mapped (*@mapped is then 0), or smbdx_frwr_count()'s error (mapped).
+ * Process context.
+ */
+static int smbdx_sgt_map(struct smbdx_conn *conn, struct sg_table *sgt,
+			 enum dma_data_direction dir, int *mapped, int *need)
+{
+	*mapped = ib_dma_map_sg(conn->ibdev, sgt->sgl, sgt->nents, dir);
+	if (!*mapped)
+		return -EIO;
+	*need = smbdx_frwr_count(sgt->sgl, *mapped, PAGE_SIZE, conn->mr.depth);
+	if (*need < 0)
+		return *need;
+	/* Providers that count entries rather than pages may need more. */
+	*need = max_t(int, *need, DIV_ROUND_UP(*mapped,
+					       conn->limits.mr_max_entries));
+	return 0;
+}
+
+/*
  * The buffer in @sgt needs more than @max_descs MRs: replace it by a bounce
  * copy (smbdx_bounce_alloc()) if one of @len bytes fits, mapped, with the
  * MRs it needs in @need. At most MaxReadWriteSize bytes, and nothing is
@@ -725,27 +846,20 @@ static int smbdx_bounce_setup(struct smbdx_conn *conn, struct smbdx_bounce *bb,
 			      struct sg_table *sgt, enum dma_data_direction dir,
 			      int *mapped, int *need)
 {
-	u32 n = DIV_ROUND_UP(len, PAGE_SIZE);
 	int rc;
 
 	ib_dma_unmap_sg(conn->ibdev, sgt->sgl, sgt->nents, dir);
 	smbdx_sgt_free(sgt);
 	*mapped = 0;
-	if (len > conn->params.max_read_write_size ||
-	    DIV_ROUND_UP(n, conn->mr.depth) > max_descs ||
-	    DIV_ROUND_UP(n, conn->limits.mr_max_entries) > max_descs)
-		return -EMSGSIZE;
+	rc = smbdx_bounce_fits(conn, len, max_descs);
+	if (rc)
+		return rc;
 	rc = smbdx_bounce_alloc(bb, orig, len, flags, sgt);
 	if (rc)
 		return rc;
-	*mapped = ib_dma_map_sg(conn->ibdev, sgt->sgl, sgt->nents, dir);
-	if (!*mapped)
-		return -EIO;
-	*need = smbdx_frwr_count(sgt->sgl, *mapped, PAGE_SIZE, conn->mr.depth);
-	if (*need < 0)
-		return *need;
-	*need = max_t(int, *need, DIV_ROUND_UP(*mapped,
-					       conn->limits.mr_max_entries));
+	rc = smbdx_sgt_map(conn, sgt, dir, mapped, need);
+	if (rc)
+		return rc;
 	return *need > max_descs ? -EMSGSIZE : 0;
 }
 
@@ -878,43 +992,41 @@ struct smbdx_reg *smbdx_register(struct smbdx_conn *conn, struct iov_iter *iter,
 }
 EXPORT_SYMBOL_NS_GPL(smbdx_register, SMBDX_NS);
 
-/**
- * __smbdx_register() - smbdx_register() with smbdirect's own flags
- * @conn: established connection
- * @iter: as for smbdx_register()
- * @flags: as for smbdx_register(), and SMBDX_REG_CPU_WRITES: the buffer is
- *	mapped DMA_BIDIRECTIONAL because the CPU writes into it while it is
- *	registered (push.c)
- *
- * Context: process, may sleep.
- *
- * Return: as smbdx_register().
+/*
+ * The registration itself, of @len bytes of @iter (advanced by them), or,
+ * when @xb is given, of the pages of that bounce copy described by @xsgt
+ * (smbdx_register_xform(): @iter is then unused). @xb and @xsgt become
+ * the registration's, or are freed, whatever happens. The arguments were
+ * checked. Process context.
  */
-struct smbdx_reg *__smbdx_register(struct smbdx_conn *conn,
-				   struct iov_iter *iter, unsigned int flags)
+static struct smbdx_reg *smbdx_reg_make(struct smbdx_conn *conn,
+					struct iov_iter *iter, size_t len,
+					unsigned int flags,
+					struct smbdx_bounce *xb,
+					struct sg_table *xsgt)
 {
 	u32 max_descs = (flags & SMBDX_REG_DESCS_MASK) >> SMBDX_REG_DESCS_SHIFT;
-	size_t len = iov_iter_count(iter);
 	enum dma_data_direction dir;
 	struct smbdx_reg *reg = NULL;
 	struct smbdx_bounce bb = {};
+	struct sg_table sgt = {};
 	struct iov_iter copy;
-	struct sg_table sgt;
-	int npages, need, mapped, rc;
+	int npages, need, mapped = 0, rc;
 	bool waited = false;
 	ssize_t got;
 
 	might_sleep();
-	if (!len || len > U32_MAX || user_backed_iter(iter) ||
-	    !(flags & (SMBDX_REG_REMOTE_READ | SMBDX_REG_REMOTE_WRITE)) ||
-	    (flags & ~(SMBDX_REG_REMOTE_READ | SMBDX_REG_REMOTE_WRITE |
-		       SMBDX_REG_NOWAIT | SMBDX_REG_DESCS_MASK |
-		       SMBDX_REG_POSTED | SMBDX_REG_BOUNCE |
-		       SMBDX_REG_CPU_WRITES)))
-		return ERR_PTR(-EINVAL);
+	if (xb) {
+		/* Ours from here on: freed on the error paths below. */
+		bb = *xb;
+		sgt = *xsgt;
+	}
 	rc = smbdx_conn_enter(conn, false);
-	if (rc)
+	if (rc) {
+		smbdx_sgt_free(&sgt);
+		smbdx_bounce_free(&bb);
 		return ERR_PTR(rc);
+	}
 
 	if (((flags & SMBDX_REG_REMOTE_READ) &&
 	     (flags & SMBDX_REG_REMOTE_WRITE)) ||
@@ -925,6 +1037,17 @@ struct smbdx_reg *__smbdx_register(struct smbdx_conn *conn,
 	else
 		dir = DMA_TO_DEVICE;
 
+	if (xb) {
+		rc = smbdx_sgt_map(conn, &sgt, dir, &mapped, &need);
+		if (!rc && max_descs && need > max_descs)
+			rc = -EMSGSIZE;
+		if (rc) {
+			if (mapped)
+				goto out_unmap;
+			goto out_sg;
+		}
+		goto take;
+	}
 	copy = *iter;
 	npages = iov_iter_npages(&copy, INT_MAX);
 	rc = smbdx_sgt_alloc(&sgt, npages);
@@ -937,19 +1060,12 @@ struct smbdx_reg *__smbdx_register(struct smbdx_conn *conn,
 		goto out_sg;
 	}
 	smbdx_sg_end(&sgt);
-	mapped = ib_dma_map_sg(conn->ibdev, sgt.sgl, sgt.nents, dir);
-	if (!mapped) {
-		rc = -EIO;
+	rc = smbdx_sgt_map(conn, &sgt, dir, &mapped, &need);
+	if (rc) {
+		if (mapped)
+			goto out_unmap;
 		goto out_sg;
 	}
-	need = smbdx_frwr_count(sgt.sgl, mapped, PAGE_SIZE, conn->mr.depth);
-	if (need < 0) {
-		rc = need;
-		goto out_unmap;
-	}
-	/* Providers that count entries rather than pages may need more. */
-	need = max_t(int, need, DIV_ROUND_UP(mapped,
-					     conn->limits.mr_max_entries));
 	if (max_descs && need > max_descs) {
 		if (!(flags & SMBDX_REG_BOUNCE)) {
 			rc = -EMSGSIZE;
@@ -963,6 +1079,7 @@ struct smbdx_reg *__smbdx_register(struct smbdx_conn *conn,
 			goto out_sg;
 		}
 	}
+take:
 	/* More than the pool has: smbdx_mr_take() says -EMSGSIZE. */
 	reg = smbdx_fault(SMBDX_FAULT_REG_ALLOC) ? NULL :
 	      smbdx_reg_alloc(min_t(u32, need, conn->mr.pool_size));
@@ -1031,7 +1148,11 @@ struct smbdx_reg *__smbdx_register(struct smbdx_conn *conn,
 	smbdx_stat_inc(conn, SMBDX_STAT_MR_REGISTRATIONS);
 	smbdx_stat_add(conn, SMBDX_STAT_MR_REGISTERED_BYTES, len);
 	smbdx_stat_add(conn, SMBDX_STAT_MR_DESCS, reg->nmrs);
-	if (reg->bounce.pages) {
+	if (reg->bounce.xform == SMBDX_XF_TYPE_ENCRYPTION) {
+		smbdx_stat_inc(conn, SMBDX_STAT_XFORM_SEALED);
+	} else if (reg->bounce.xform == SMBDX_XF_TYPE_SIGNING) {
+		smbdx_stat_inc(conn, SMBDX_STAT_XFORM_SIGNED);
+	} else if (reg->bounce.bv) {
 		smbdx_stat_inc(conn, SMBDX_STAT_MR_BOUNCED);
 		smbdx_stat_add(conn, SMBDX_STAT_MR_BOUNCED_BYTES, len);
 	}
@@ -1056,6 +1177,143 @@ out_failed:
 	smbdx_conn_leave(conn);
 	return ERR_PTR(rc);
 }
+
+/**
+ * __smbdx_register() - smbdx_register() with smbdirect's own flags
+ * @conn: established connection
+ * @iter: as for smbdx_register()
+ * @flags: as for smbdx_register(), and SMBDX_REG_CPU_WRITES: the buffer is
+ *	mapped DMA_BIDIRECTIONAL because the CPU writes into it while it is
+ *	registered (push.c)
+ *
+ * Context: process, may sleep.
+ *
+ * Return: as smbdx_register().
+ */
+struct smbdx_reg *__smbdx_register(struct smbdx_conn *conn,
+				   struct iov_iter *iter, unsigned int flags)
+{
+	size_t len = iov_iter_count(iter);
+
+	if (!len || len > U32_MAX || user_backed_iter(iter) ||
+	    !(flags & (SMBDX_REG_REMOTE_READ | SMBDX_REG_REMOTE_WRITE)) ||
+	    (flags & ~(SMBDX_REG_REMOTE_READ | SMBDX_REG_REMOTE_WRITE |
+		       SMBDX_REG_NOWAIT | SMBDX_REG_DESCS_MASK |
+		       SMBDX_REG_POSTED | SMBDX_REG_BOUNCE |
+		       SMBDX_REG_CPU_WRITES)))
+		return ERR_PTR(-EINVAL);
+	return smbdx_reg_make(conn, iter, len, flags, NULL, NULL);
+}
+
+/* The transform @xf describes is complete and one we implement: 0 or -EINVAL. */
+static int smbdx_xform_check(const struct smbdx_xform *xf)
+{
+	switch (xf->type) {
+	case SMBDX_XF_TYPE_ENCRYPTION:
+		if (!xf->aead || !xf->nonce ||
+		    crypto_aead_authsize(xf->aead) != SMBDX_XF_TAG_LEN)
+			return -EINVAL;
+		switch (xf->cipher) {
+		case SMBDX_XF_AES128_CCM:
+		case SMBDX_XF_AES128_GCM:
+		case SMBDX_XF_AES256_CCM:
+		case SMBDX_XF_AES256_GCM:
+			return 0;
+		}
+		return -EINVAL;
+	case SMBDX_XF_TYPE_SIGNING:
+		if (!xf->shash || !xf->shash->tfm ||
+		    crypto_shash_digestsize(xf->shash->tfm) != SMBDX_XF_TAG_LEN)
+			return -EINVAL;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/**
+ * smbdx_register_xform() - register a sealed or signed copy of a buffer
+ *	for the peer's RDMA Read (MS-SMB2 RDMA transform, client WRITE)
+ * @conn: established connection
+ * @iter: the payload: a kernel iterator (bvec, kvec, folio queue or
+ *	xarray; user-backed ones are refused), all of iov_iter_count(), at
+ *	most the connection's negotiated MaxReadWriteSize. It is advanced
+ *	by that length. Its memory is only read, during the call.
+ * @flags: SMBDX_REG_REMOTE_READ (required: the peer only reads), and
+ *	optionally SMBDX_REG_NOWAIT, SMBDX_REG_POSTED and
+ *	SMBDX_REG_MAX_DESCS(n), as for smbdx_register(); SMBDX_REG_BOUNCE
+ *	is implied and may be given
+ * @xf: the transform: the sender's keyed AEAD, its cipher ID and the
+ *	nonce the caller chose (SMBDX_XF_TYPE_ENCRYPTION), or the sender's
+ *	keyed AES-CMAC descriptor (SMBDX_XF_TYPE_SIGNING)
+ * @sig: receives the 16-octet authentication tag or signature, for the
+ *	caller's SMB2_RDMA_CRYPTO_TRANSFORM; written only when the payload
+ *	was transformed, meaningful only when the call succeeds
+ *
+ * The payload is sealed (AEAD, empty associated data, as smbdx_xf_seal())
+ * or signed (AES-CMAC, as smbdx_xf_sign()) into pages the registration
+ * allocates and owns, in one pass over the caller's memory: the cipher
+ * reads the caller's buffer and writes the ciphertext into the pages, or
+ * each page is copied and hashed at once. Those pages, never the caller's,
+ * are registered for the peer's RDMA Read, so the caller's buffer may
+ * change as soon as the call returns (a page-cache page written again)
+ * without changing what the peer reads or making it disagree with @sig.
+ *
+ * The pages are allocated per call, like SMBDX_REG_BOUNCE's, without
+ * retrying hard or warning (-ENOMEM under memory pressure), at most
+ * MaxReadWriteSize bytes; the cryptography runs before the call enters
+ * the connection, so a long transform does not hold its teardown up.
+ * smbdx_deregister() ends the registration and frees the pages, also
+ * after the connection was torn down. Successful registrations are
+ * counted in xform_sealed or xform_signed (not in the
+ * mr_bounced_* counters). The fault point xform_tamper, when it fires,
+ * inverts the first octet of the transformed pages before they are
+ * registered (Documentation/admin-guide.rst).
+ *
+ * Context: process, may sleep. The caller's transform objects must not be
+ * rekeyed, nor @xf->shash used elsewhere, during the call.
+ *
+ * Return: the registration, as smbdx_register(), or an ERR_PTR: -EINVAL
+ * (bad flags, REMOTE_WRITE, an empty or user-backed buffer, an incomplete
+ * or unknown transform, an AEAD whose authsize or a hash whose digest is
+ * not 16 octets), -EMSGSIZE (above MaxReadWriteSize, or more descriptors
+ * than SMBDX_REG_MAX_DESCS() allows), -ENOMEM, -EAGAIN (SMBDX_REG_NOWAIT),
+ * the cipher's or hash's error, or the connection's error as for
+ * smbdx_register().
+ */
+struct smbdx_reg *smbdx_register_xform(struct smbdx_conn *conn,
+				       struct iov_iter *iter,
+				       unsigned int flags,
+				       const struct smbdx_xform *xf, u8 *sig)
+{
+	u32 max_descs = (flags & SMBDX_REG_DESCS_MASK) >> SMBDX_REG_DESCS_SHIFT;
+	struct smbdx_bounce bb = {};
+	struct sg_table sgt = {};
+	size_t len;
+	int rc;
+
+	might_sleep();
+	if (!iter || !xf || !sig || !(flags & SMBDX_REG_REMOTE_READ) ||
+	    (flags & ~(SMBDX_REG_REMOTE_READ | SMBDX_REG_NOWAIT |
+		       SMBDX_REG_DESCS_MASK | SMBDX_REG_POSTED |
+		       SMBDX_REG_BOUNCE)))
+		return ERR_PTR(-EINVAL);
+	len = iov_iter_count(iter);
+	if (!len || len > SMBDX_XF_PAYLOAD_MAX || user_backed_iter(iter) ||
+	    smbdx_xform_check(xf))
+		return ERR_PTR(-EINVAL);
+	rc = smbdx_bounce_xform(conn, &bb, iter, len, max_descs, xf, sig, &sgt);
+	if (rc) {
+		smbdx_sgt_free(&sgt);
+		smbdx_bounce_free(&bb);
+		smbdx_stat_inc(conn, SMBDX_STAT_MR_REG_FAILED);
+		return ERR_PTR(rc);
+	}
+	/* Registered in full, as smbdx_register() would have. */
+	iov_iter_advance(iter, len);
+	return smbdx_reg_make(conn, NULL, len, flags | SMBDX_REG_BOUNCE, &bb,
+			      &sgt);
+}
+EXPORT_SYMBOL_NS_GPL(smbdx_register_xform, SMBDX_NS);
 
 /**
  * smbdx_reg_sync() - hand a registered buffer to the CPU, or back

@@ -48,6 +48,11 @@
  * posted only in part, its context may still have work requests queued:
  * it is handed to the connection (rw.orphans) and destroyed at teardown
  * after the drain.
+ *
+ * The RDMA transform (smbdx_rdma_write_xform()): a Write of a payload the
+ * caller sealed or signed is an ordinary Write, counted in xform_sealed or
+ * xform_signed; the fault point xform_tamper then overwrites its first
+ * octet in the peer's buffer with a second, one-octet Write.
  */
 
 #include <linux/module.h>
@@ -553,9 +558,13 @@ static void smbdx_rw_finish(struct smbdx_conn *conn, struct list_head *list)
 	wake_up_all(&conn->wq);
 }
 
+/*
+ * One RDMA Read or Write call. @quiet: not counted in rdma_reads/writes
+ * and their bytes (the tamper fault point's own write); failures are.
+ */
 static int smbdx_rw(struct smbdx_conn *conn, struct iov_iter *iter,
 		    const struct smbdx_buffer_desc_v1 *descs, u32 ndescs,
-		   u64 offset, bool read)
+		   u64 offset, bool read, bool quiet)
 {
 	size_t len = iov_iter_count(iter);
 	struct smbdx_rw_seg *segs = NULL;
@@ -618,7 +627,7 @@ static int smbdx_rw(struct smbdx_conn *conn, struct iov_iter *iter,
 		rc = smbdx_conn_wc_errno(conn);
 	smbdx_rw_finish(conn, &chunks);
 
-	if (!rc) {
+	if (!rc && !quiet) {
 		smbdx_stat_inc(conn, read ? SMBDX_STAT_RDMA_READS :
 			      SMBDX_STAT_RDMA_WRITES);
 		smbdx_stat_add(conn, read ? SMBDX_STAT_RDMA_READ_BYTES :
@@ -663,9 +672,93 @@ int smbdx_rdma_write(struct smbdx_conn *conn, struct iov_iter *from,
 		     const struct smbdx_buffer_desc_v1 *descs, u32 ndescs,
 		    u64 offset)
 {
-	return smbdx_rw(conn, from, descs, ndescs, offset, false);
+	return smbdx_rw(conn, from, descs, ndescs, offset, false, false);
 }
 EXPORT_SYMBOL_NS_GPL(smbdx_rdma_write, SMBDX_NS);
+
+/*
+ * SMBDX_FAULT_XFORM_TAMPER for smbdx_rdma_write_xform(): once the payload
+ * @data (not advanced) is in the peer's buffer, its first octet is written
+ * there again, inverted, with a one-octet RDMA Write, as an attacker on the
+ * wire would change it. The caller's buffer is left alone. Process
+ * context, outside the connection.
+ */
+static int smbdx_rw_tamper(struct smbdx_conn *conn,
+			   const struct iov_iter *data,
+			   const struct smbdx_buffer_desc_v1 *descs,
+			   u32 ndescs, u64 offset)
+{
+	struct iov_iter src = *data, one;
+	struct kvec kv;
+	u8 *octet;
+	int rc;
+
+	/* DMA-mapped: not on the stack. */
+	octet = kmalloc(1, GFP_KERNEL);
+	if (!octet)
+		return -ENOMEM;
+	if (copy_from_iter(octet, 1, &src) != 1) {
+		rc = -EIO;
+		goto out;
+	}
+	*octet = ~*octet;
+	kv.iov_base = octet;
+	kv.iov_len = 1;
+	iov_iter_kvec(&one, ITER_SOURCE, &kv, 1, 1);
+	rc = smbdx_rw(conn, &one, descs, ndescs, offset, false, true);
+out:
+	kfree(octet);
+	return rc;
+}
+
+/**
+ * smbdx_rdma_write_xform() - RDMA Write a sealed or signed payload into a
+ *	peer buffer (MS-SMB2 RDMA transform, server READ)
+ * @conn: established connection
+ * @from: the payload the caller already sealed or signed (smbdx_xf_seal()
+ *	in place, smbdx_xf_sign()), as for smbdx_rdma_write(); advanced by
+ *	what was written
+ * @descs: the peer's Buffer Descriptor V1 array, as received
+ * @ndescs: its entries
+ * @offset: where in the peer buffer the data goes
+ * @type: SMBDX_XF_TYPE_ENCRYPTION or SMBDX_XF_TYPE_SIGNING: what was done
+ *	to the payload
+ *
+ * smbdx_rdma_write() for data the caller marks as transformed: the same
+ * transfer, then counted in xform_sealed or xform_signed. This is also
+ * where the fault point xform_tamper acts on this direction: when it
+ * fires, the payload's first octet is written again into the peer's
+ * buffer, inverted, after the payload and before the call returns (so
+ * before the caller's response can tell the peer to look), without
+ * touching the caller's buffer and without counting that write in
+ * rdma_writes.
+ *
+ * Context: process, may sleep.
+ *
+ * Return: as smbdx_rdma_write(); -EINVAL also for an unknown @type or an
+ * empty payload.
+ */
+int smbdx_rdma_write_xform(struct smbdx_conn *conn, struct iov_iter *from,
+			   const struct smbdx_buffer_desc_v1 *descs,
+			   u32 ndescs, u64 offset, u16 type)
+{
+	struct iov_iter data;
+	int rc;
+
+	if (!from || !iov_iter_count(from) ||
+	    (type != SMBDX_XF_TYPE_ENCRYPTION && type != SMBDX_XF_TYPE_SIGNING))
+		return -EINVAL;
+	data = *from;
+	rc = smbdx_rw(conn, from, descs, ndescs, offset, false, false);
+	if (rc)
+		return rc;
+	smbdx_stat_inc(conn, type == SMBDX_XF_TYPE_ENCRYPTION ?
+		       SMBDX_STAT_XFORM_SEALED : SMBDX_STAT_XFORM_SIGNED);
+	if (smbdx_fault(SMBDX_FAULT_XFORM_TAMPER))
+		rc = smbdx_rw_tamper(conn, &data, descs, ndescs, offset);
+	return rc;
+}
+EXPORT_SYMBOL_NS_GPL(smbdx_rdma_write_xform, SMBDX_NS);
 
 /**
  * smbdx_rdma_read() - RDMA Read a peer buffer into a local buffer (3.1.4.6)
@@ -688,6 +781,6 @@ int smbdx_rdma_read(struct smbdx_conn *conn, struct iov_iter *to,
 		    const struct smbdx_buffer_desc_v1 *descs, u32 ndescs,
 		   u64 offset)
 {
-	return smbdx_rw(conn, to, descs, ndescs, offset, true);
+	return smbdx_rw(conn, to, descs, ndescs, offset, true, false);
 }
 EXPORT_SYMBOL_NS_GPL(smbdx_rdma_read, SMBDX_NS);

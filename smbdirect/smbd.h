@@ -49,6 +49,7 @@
 
 struct dentry;
 struct sg_table;
+struct shash_desc;
 
 /**
  * struct smbdx_device - an RDMA device smbdirect is attached to
@@ -566,6 +567,9 @@ struct smbdx_conn_push {
  *	stays true after a failure
  * @waiters: API calls sleeping on the connection (smbdx_conn_wait_begin())
  * @ctx: the upper layer's context (READ_ONCE/WRITE_ONCE)
+ * @xform: the MS-SMB2 RDMA transforms the upper layer negotiated on the
+ *	connection (SMBDX_XF_ENCRYPTION, SMBDX_XF_SIGNING), for debugfs and
+ *	smbdctl only (smbdx_conn_set_xform(); READ_ONCE/WRITE_ONCE)
  * @params: the negotiated parameters (3.1.5.6, 3.1.5.7)
  * @cr: the credit engine (credits.c), shared by both directions
  * @next_cid: the next completion id (tracepoints)
@@ -656,6 +660,7 @@ struct smbdx_conn {
 	bool handed_over;
 	u32 waiters;
 	void *ctx;
+	u8 xform;
 	struct smbdx_proto_params params;
 	struct smbdx_credits cr;
 	u32 next_cid;
@@ -892,6 +897,10 @@ void smbdx_sg_end(struct sg_table *sgt);
 int smbdx_sgt_alloc(struct sg_table *sgt, unsigned int n);
 void smbdx_sgt_free(struct sg_table *sgt);
 void smbdx_conn_leave(struct smbdx_conn *conn);
+
+/* ---- xform_crypto.c ---- */
+int smbdx_xf_copy_sign(struct shash_desc *desc, const struct iov_iter *src,
+		       const struct bio_vec *bv, u32 nbv, size_t len, u8 *sig);
 
 /* ---- rw.c ---- */
 u32 smbdx_rw_plan(struct smbdx_conn *conn, u32 room);

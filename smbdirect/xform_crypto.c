@@ -19,6 +19,11 @@
  * Neither iterator is advanced: the caller goes on to register or hand on
  * the same data.
  *
+ * smbdx_xf_copy_sign() is smbdirect's own (mr.c's transformed
+ * registration, smbdx_register_xform()): it copies a payload into pages and
+ * signs the copy in the same walk, each page hashed right after it was
+ * filled, so that the signature covers exactly what the peer will read.
+ *
  * Concurrency: no state of its own. The caller's transform object
  * (struct crypto_aead) must not have its key changed while a call uses
  * it, and a struct shash_desc is used by one call at a time. Every
@@ -29,6 +34,8 @@
 #include <crypto/aead.h>
 #include <crypto/algapi.h>
 #include <crypto/hash.h>
+#include <linux/bvec.h>
+#include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
@@ -263,6 +270,18 @@ int smbdx_xf_open(struct crypto_aead *tfm, u16 cipher, const u8 *nonce,
 }
 EXPORT_SYMBOL_NS_GPL(smbdx_xf_open, SMBDX_NS);
 
+/* The arguments every AES-CMAC computation needs: 0 or -EINVAL. */
+static int xf_mac_check(struct shash_desc *desc, const struct iov_iter *it,
+			size_t len, const u8 *out)
+{
+	if (!desc || !desc->tfm || !out || !len ||
+	    len > SMBDX_XF_PAYLOAD_MAX ||
+	    crypto_shash_digestsize(desc->tfm) != SMBDX_XF_TAG_LEN ||
+	    !xf_iter_ok(it, len))
+		return -EINVAL;
+	return 0;
+}
+
 static int xf_mac(struct shash_desc *desc, const struct iov_iter *it,
 		  size_t len, u8 *out)
 {
@@ -270,11 +289,9 @@ static int xf_mac(struct shash_desc *desc, const struct iov_iter *it,
 	struct sg_table t = {};
 	int rc;
 
-	if (!desc || !desc->tfm || !out || !len ||
-	    len > SMBDX_XF_PAYLOAD_MAX ||
-	    crypto_shash_digestsize(desc->tfm) != SMBDX_XF_TAG_LEN ||
-	    !xf_iter_ok(it, len))
-		return -EINVAL;
+	rc = xf_mac_check(desc, it, len, out);
+	if (rc)
+		return rc;
 	rc = xf_sg_build(it, len, 0, &t);
 	if (rc)
 		return rc;
@@ -344,3 +361,58 @@ int smbdx_xf_verify(struct shash_desc *desc, const struct iov_iter *it,
 	return rc;
 }
 EXPORT_SYMBOL_NS_GPL(smbdx_xf_verify, SMBDX_NS);
+
+/**
+ * smbdx_xf_copy_sign() - copy a payload into pages and sign the copy
+ * @desc: as for smbdx_xf_sign(); its state is overwritten
+ * @src: the payload, at least @len octets (not advanced; read even if it
+ *	was set up as a destination)
+ * @bv: the pages the copy goes to, each from its offset for its length
+ *	(smbdirect's bounce pages: whole pages from offset 0 but the last)
+ * @nbv: entries of @bv; together at least @len octets
+ * @len: octets of payload, 1 to SMBDX_XF_PAYLOAD_MAX
+ * @sig: receives the 16-octet AES-CMAC signature of the copy
+ *
+ * One pass: each page is hashed right after it was filled, while it is
+ * still in the cache. The signature is that of the copy, so a caller's
+ * buffer that changes meanwhile (a page-cache page written again) never
+ * makes the copy and its signature disagree.
+ *
+ * Context: process, may sleep (the caller's hash may).
+ *
+ * Return: 0; -EINVAL for a bad argument (as smbdx_xf_sign(), or pages that
+ * hold less than @len), -EIO if @src ended early, or the hash's error.
+ * @sig is written only on success.
+ */
+int smbdx_xf_copy_sign(struct shash_desc *desc, const struct iov_iter *src,
+		       const struct bio_vec *bv, u32 nbv, size_t len, u8 *sig)
+{
+	struct iov_iter from;
+	size_t done = 0, chunk;
+	u32 i;
+	u8 *p;
+	int rc;
+
+	rc = xf_mac_check(desc, src, len, sig);
+	if (rc || !bv)
+		return rc ? rc : -EINVAL;
+	from = *src;
+	from.data_source = ITER_SOURCE;
+	rc = crypto_shash_init(desc);
+	for (i = 0; !rc && done < len; i++) {
+		if (i >= nbv || !bv[i].bv_len ||
+		    bv[i].bv_offset + bv[i].bv_len > PAGE_SIZE)
+			return -EINVAL;
+		chunk = min_t(size_t, len - done, bv[i].bv_len);
+		if (copy_page_from_iter(bv[i].bv_page, bv[i].bv_offset, chunk,
+					&from) != chunk)
+			return -EIO;
+		p = kmap_local_page(bv[i].bv_page);
+		rc = crypto_shash_update(desc, p + bv[i].bv_offset, chunk);
+		kunmap_local(p);
+		done += chunk;
+	}
+	if (!rc)
+		rc = crypto_shash_final(desc, sig);
+	return rc;
+}

@@ -28,7 +28,9 @@
  *  - smbdx_xf_seal(), smbdx_xf_open(), smbdx_xf_sign() and
  *    smbdx_xf_verify() (the transform's cryptography) sleep: process
  *    context only; the caller's cipher or hash must not be rekeyed while
- *    they use it.
+ *    they use it. So do smbdx_register_xform() and
+ *    smbdx_rdma_write_xform(); smbdx_conn_set_xform() and
+ *    smbdx_xform_count_rejected() never sleep, any context.
  *  - Callbacks (accept, recv, disconnected) run in process context on
  *    smbdirect's workqueue, one at a time per connection and in order, and
  *    may sleep; a callback may call any function of this API on its own
@@ -284,6 +286,31 @@ u32 smbdx_xf_status(enum smbdx_xf_verdict v, u16 type);
 /* Its cryptography over an I/O iterator (smbdirect/xform_crypto.c) */
 struct crypto_aead;
 struct shash_desc;
+
+/**
+ * struct smbdx_xform - how smbdx_register_xform() transforms a payload
+ * @type: SMBDX_XF_TYPE_ENCRYPTION (seal with @aead) or
+ *	SMBDX_XF_TYPE_SIGNING (sign with @shash)
+ * @cipher: encryption: the session's cipher ID (SMBDX_XF_AES128_CCM ...
+ *	SMBDX_XF_AES256_GCM), which selects the IV layout
+ * @aead: encryption: the sender's keyed "ccm(aes)" or "gcm(aes)",
+ *	authsize 16
+ * @nonce: encryption: the crypto transform's Nonce the caller chose (11
+ *	octets for CCM, 12 for GCM)
+ * @shash: signing: a descriptor of the sender's keyed "cmac(aes)"; its
+ *	state is overwritten
+ *
+ * The fields of the other type are ignored. The caller keeps the objects
+ * alive and unchanged for the duration of the call only.
+ */
+struct smbdx_xform {
+	u16 type;
+	u16 cipher;
+	struct crypto_aead *aead;
+	const u8 *nonce;
+	struct shash_desc *shash;
+};
+
 int smbdx_xf_seal(struct crypto_aead *tfm, u16 cipher, const u8 *nonce,
 		  const struct iov_iter *src, const struct iov_iter *dst,
 		  size_t len, u8 *tag);
@@ -294,6 +321,17 @@ int smbdx_xf_sign(struct shash_desc *desc, const struct iov_iter *it,
 		  size_t len, u8 *sig);
 int smbdx_xf_verify(struct shash_desc *desc, const struct iov_iter *it,
 		    size_t len, const u8 *sig);
+
+/* The transform's RDMA side (mr.c, rw.c, connection.c) */
+struct smbdx_reg *smbdx_register_xform(struct smbdx_conn *conn,
+				       struct iov_iter *iter,
+				       unsigned int flags,
+				       const struct smbdx_xform *xf, u8 *sig);
+int smbdx_rdma_write_xform(struct smbdx_conn *conn, struct iov_iter *from,
+			   const struct smbdx_buffer_desc_v1 *descs,
+			   u32 ndescs, u64 offset, u16 type);
+int smbdx_conn_set_xform(struct smbdx_conn *conn, u8 xforms);
+void smbdx_xform_count_rejected(struct smbdx_conn *conn);
 /*
  * Push mode (draft-talpey-rdma-commit; Documentation/design.rst, "Push
  * mode"), experimental: a responder registers a region of its memory

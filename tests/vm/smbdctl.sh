@@ -5,7 +5,7 @@
 # usable, their interfaces listed, others not RDMA capable), connections
 # and stats (every counter of the debugfs files appears with the same
 # value in --json, the human view names the connection's role, state,
-# device and counts), tracing (the smbdirect tracepoints follow one
+# device and counts, and the RDMA transform: none for smbd_test), tracing (the smbdirect tracepoints follow one
 # message of c1 from its Sends' posts on one side to its delivery on the
 # other and back: same connection ids, same message number, the receive
 # completions polled from the receiver's CQ by the RDMA core, the
@@ -189,9 +189,15 @@ grep -q "RDMA in use: no, only send/receive so far" "$T/conn" || fail "RDMA in u
 grep -q "errors: none" "$T/conn" || fail "errors"
 grep -qx "    capabilities (CM private data): ours not sent; peer's not sent" "$T/conn" ||
 	fail "capabilities (cm_caps is off)"
+grep -qx "    RDMA transform: none; payloads sealed 0, signed 0, rejected 0" "$T/conn" ||
+	fail "RDMA transform (smbd_test negotiates none)"
+grep -q "^rdma_transform none$" "$D/conn/$id/params" || fail "debugfs rdma_transform"
 smbdctl --json connections "$id" >"$T/conn.json" || fail "smbdctl --json connections"
 grep -q "\"id\": $id," "$T/conn.json" || fail "JSON id"
 grep -q '"rdma_in_use": false' "$T/conn.json" || fail "JSON rdma_in_use"
+sed -n '/"rdma_transform": {/,/}/p' "$T/conn.json" | tr -d ' \n' >"$T/conn.xform.json"
+grep -q '"rdma_transform":{"negotiated":\[\],"sealed":0,"signed":0,"rejected":0}' \
+	"$T/conn.xform.json" || fail "JSON rdma_transform: $(cat "$T/conn.xform.json")"
 for f in params credits mr counters; do
 	sed -n "/\"$f\": {/,/}/p" "$T/conn.json" >"$T/conn.$f.json"
 	same_values "$D/conn/$id/$f" "$T/conn.$f.json"

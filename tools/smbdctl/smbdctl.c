@@ -372,6 +372,22 @@ static void conn_caps_json(struct json *j, const struct kvlist *p)
 	json_obj_end(j);
 }
 
+/*
+ * The MS-SMB2 RDMA transform the upper layer negotiated and what it
+ * moved; nothing from an older module.
+ */
+static void conn_xform_json(struct json *j, const struct conn *c)
+{
+	if (!kv_get(&c->params, "rdma_transform"))
+		return;
+	json_obj_begin(j, "rdma_transform");
+	json_caps(j, "negotiated", kv_get(&c->params, "rdma_transform"));
+	json_num(j, "sealed", kv_num(&c->counters, "xform_sealed"));
+	json_num(j, "signed", kv_num(&c->counters, "xform_signed"));
+	json_num(j, "rejected", kv_num(&c->counters, "xform_rejected"));
+	json_obj_end(j);
+}
+
 static void conn_json(struct json *j, struct conn *c)
 {
 	struct kvlist nonzero = { 0 };
@@ -403,6 +419,7 @@ static void conn_json(struct json *j, struct conn *c)
 	json_num(j, "local", kv_num(&c->counters, "mr_local_invalidations"));
 	json_obj_end(j);
 	conn_caps_json(j, &c->params);
+	conn_xform_json(j, c);
 	json_kvlist(j, "params", &c->params);
 	json_kvlist(j, "credits", &c->credits);
 	json_kvlist(j, "mr", &c->mr);
@@ -467,6 +484,19 @@ static void print_caps(const struct kvlist *p)
 		printf("malformed (%s), taken as none\n", blob);
 }
 
+/* The RDMA transform line; nothing from an older module. */
+static void print_xform(const struct conn *c)
+{
+	const char *xf = kv_get(&c->params, "rdma_transform");
+
+	if (!xf)
+		return;
+	printf("    RDMA transform: %s; payloads sealed %lld, signed %lld, rejected %lld\n",
+	       xf, kv_num(&c->counters, "xform_sealed"),
+	       kv_num(&c->counters, "xform_signed"),
+	       kv_num(&c->counters, "xform_rejected"));
+}
+
 static void conn_human(struct conn *c)
 {
 	const struct kvlist *k = &c->counters;
@@ -485,6 +515,7 @@ static void conn_human(struct conn *c)
 	else
 		printf("    not negotiated\n");
 	print_caps(&c->params);
+	print_xform(c);
 	printf("    credits: send %lld (target %lld), granted to the peer %lld\n",
 	       kv_num(&c->credits, "send_credits"),
 	       kv_num(&c->credits, "send_credit_target"),
