@@ -142,6 +142,7 @@ int ksmbd_xform_decode_neg(struct ksmbd_conn *conn,
 				 ctxt_len - sizeof(*pctx), &caps);
 	if (v != SMBDX_XF_OK) {
 		ksmbd_debug(RDMA, "malformed RDMA transform context (%d)\n", v);
+		ksmbd_rdma_xform_set(conn, 0);
 		return -EINVAL;
 	}
 	ids = caps.ids & SMBDX_XF_KNOWN;
