@@ -253,7 +253,12 @@ static enum smbdx_xf_verdict kx_write_decode(struct ksmbd_work *work,
 	if (v != SMBDX_XF_OK)
 		return v;
 	kx_policy(work, &req->hdr, &pol);
-	return smbdx_xf_info_check(xi, &pol);
+	v = smbdx_xf_info_check(xi, &pol);
+	/* Signing: AES-CMAC only (ksmbd signs 3.x with it; GMAC is open) */
+	if (v == SMBDX_XF_OK && xi->crypto.type == SMBDX_XF_TYPE_SIGNING &&
+	    pol.sign_alg != SMBDX_XF_AES_CMAC)
+		v = SMBDX_XF_UNSUPPORTED;
+	return v;
 }
 
 /**
