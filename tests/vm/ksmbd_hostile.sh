@@ -198,6 +198,7 @@ head -c 65536 /dev/urandom >"$K/src"
 out=$(ksmbd_start "$K" "$USER" "$PASS" "max connections = $MAXCONN") || fail "$out"
 
 # The RDMA transform's NEGOTIATE, before any other connection.
+xt0=$(up_ms)
 [ "$(cat "$XF")" = N ] || fail "ksmbd's rdma_transform is not off by default"
 for x in 1 2 3 4 5; do
 	xneg "$x" none
@@ -213,6 +214,7 @@ xneg 1 none
 wait_for 20 sh -c "[ ! -s $D/connections ]" || fail "negotiate connections left behind"
 # On for the rest: our cifs sends no such context, and is served as today.
 echo 1 >"$XF"
+say "RDMA transform NEGOTIATE checks: $(( $(up_ms) - xt0 )) ms"
 modprobe cifs || fail "modprobe cifs"
 ok=
 for i in 1 2 3 4 5 6 7 8 9 10; do
