@@ -39,6 +39,11 @@
  * the connection's last reference, which durable handles or oplock breaks
  * may hold long after the disconnect: until then every call fails with
  * the connection's error instead of touching freed memory.
+ *
+ * The RDMA transforms agreed on a connection (@xform) are written by the
+ * NEGOTIATE, which ksmbd runs before any other request of the connection
+ * and under conn->srv_mutex, and read by READ and WRITE workers afterwards:
+ * WRITE_ONCE()/READ_ONCE(), no lock.
  */
 
 #define SUBMOD_NAME	"smbdirect"
@@ -90,6 +95,8 @@ MODULE_IMPORT_NS(SMBDX_NS);
  * @pos: bytes of the stream form of @msg (4-byte length, then the
  *	message) .read has returned
  * @len_be: @msg_len big-endian, the stream's 4-byte length field
+ * @xform: the MS-SMB2 RDMA transforms agreed in the NEGOTIATE
+ *	(Connection.RDMATransformIds as SMBDX_XF_* bits, ksmbd_xform.c)
  */
 struct ksmbd_rdma_transport {
 	struct ksmbd_transport transport;
@@ -98,6 +105,7 @@ struct ksmbd_rdma_transport {
 	u32 msg_len;
 	u32 pos;
 	__be32 len_be;
+	u8 xform;
 };
 
 static unsigned int ksmbd_rdma_max_io_size = KSMBD_RDMA_DEF_IOSIZE;
@@ -138,6 +146,47 @@ void init_smbd_max_io_size(unsigned int sz)
 unsigned int get_smbd_max_read_write_size(void)
 {
 	return READ_ONCE(ksmbd_rdma_max_io_size);
+}
+
+/**
+ * ksmbd_rdma_conn() - is a ksmbd connection on our SMB Direct transport
+ * @kc: the connection
+ *
+ * Return: true if @kc's transport is this file's.
+ */
+bool ksmbd_rdma_conn(struct ksmbd_conn *kc)
+{
+	return kc->transport && kc->transport->ops == &ksmbd_rdma_transport_ops;
+}
+
+/**
+ * ksmbd_rdma_xform_set() - record the RDMA transforms agreed on a connection
+ * @kc: the connection
+ * @ids: SMBDX_XF_ENCRYPTION and/or SMBDX_XF_SIGNING, or 0
+ *
+ * Context: the NEGOTIATE of @kc (conn->srv_mutex held).
+ * Return: 0, or -ENOTCONN if @kc is not an SMB Direct connection.
+ */
+int ksmbd_rdma_xform_set(struct ksmbd_conn *kc, u8 ids)
+{
+	if (!ksmbd_rdma_conn(kc))
+		return -ENOTCONN;
+	WRITE_ONCE(ksmbd_rdma_trans(kc->transport)->xform, ids);
+	return 0;
+}
+
+/**
+ * ksmbd_rdma_xform_get() - the RDMA transforms agreed on a connection
+ * @kc: the connection
+ *
+ * Context: any.
+ * Return: SMBDX_XF_* bits; 0 if none or @kc is not an SMB Direct connection.
+ */
+u8 ksmbd_rdma_xform_get(struct ksmbd_conn *kc)
+{
+	if (!ksmbd_rdma_conn(kc))
+		return 0;
+	return READ_ONCE(ksmbd_rdma_trans(kc->transport)->xform);
 }
 
 static void ksmbd_rdma_set_peer(struct ksmbd_conn *kc,

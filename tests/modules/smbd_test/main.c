@@ -18,7 +18,8 @@
  *   send NAME count=N size=N [verify=0|1]
  *   close NAME | close all
  *   run ADDR [PORT] count=N size=N [verify=0|1] [OPTION=VALUE...]
- *   negotiate ADDR [PORT] [smb311=0|1] [timeout_ms=N] [OPTION=VALUE...]
+ *   negotiate ADDR [PORT] [smb311=0|1] [xform=N] [timeout_ms=N]
+ *        [OPTION=VALUE...]
  *   ping ADDR [PORT] count=N size=N [warmup=N] [callback=0|1] [verify=0|1]
  *        [OPTION=VALUE...]
  *   stream ADDR [PORT] count=N size=N [warmup=N] [OPTION=VALUE...]

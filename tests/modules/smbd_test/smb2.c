@@ -13,7 +13,10 @@
  * with an error response, STATUS_NOT_SUPPORTED (refuse=1). The negotiate
  * command sends one SMB2 NEGOTIATE request as a client and checks the
  * server's response; everything in a response is checked against the
- * received length before it is used.
+ * received length before it is used. With xform=N a 3.1.1 request also
+ * carries an SMB2_RDMA_TRANSFORM_CAPABILITIES context, valid or malformed
+ * (SVC_XFORM_*), and the response's context of that type, if any, is
+ * checked with smbdirect's codec and printed ("rdma_transform: ...").
  *
  * Locking: svc_interop_recv() runs in a server connection's recv callback
  * (smbdirect's workqueue, one message at a time per connection, several
@@ -52,6 +55,7 @@
 #define SVC_PREAUTH_SALT_LEN	32
 #define SVC_NEG_TIMEOUT_MS	15000
 #define SVC_NEG_RSP_MAX		65536
+#define SVC_NEG_REQ_MAX		256
 
 struct svc_smb2_hdr {
 	__le32 protocol_id;
@@ -232,7 +236,7 @@ void svc_interop_show(struct seq_file *m, struct svc_interop_seen *seen)
 
 /**
  * svc_interop_opt() - take an interop option (hangup, refuse, timeout_ms,
- *	smb311)
+ *	smb311, xform)
  * @key: the option's name
  * @v: its value
  * @ia: set if @key is one of them
@@ -241,7 +245,9 @@ void svc_interop_show(struct seq_file *m, struct svc_interop_seen *seen)
  */
 bool svc_interop_opt(const char *key, u32 v, struct svc_interop_args *ia)
 {
-	if (!strcmp(key, "hangup"))
+	if (!strcmp(key, "xform"))
+		ia->xform = v;
+	else if (!strcmp(key, "hangup"))
 		ia->hangup = v;
 	else if (!strcmp(key, "refuse"))
 		ia->refuse = v;
@@ -254,14 +260,57 @@ bool svc_interop_opt(const char *key, u32 v, struct svc_interop_args *ia)
 	return true;
 }
 
-/* Build the request in @buf (room for 256 bytes); returns its length. */
-static u32 svc_negotiate_build(u8 *buf, u32 ndialects, bool smb311)
+/*
+ * Add the SMB2_RDMA_TRANSFORM_CAPABILITIES context of kind @xform
+ * (SVC_XFORM_*) at @buf + @len, 8-aligned; returns the new length.
+ */
+static u32 svc_xform_build(u8 *buf, u32 len, u32 xform)
+{
+	struct svc_smb2_neg_req *req = (struct svc_smb2_neg_req *)buf;
+	struct svc_smb2_context *ctx;
+	u8 *data;
+	int n;
+
+	len = ALIGN(len, 8);
+	ctx = (struct svc_smb2_context *)(buf + len);
+	data = (u8 *)(ctx + 1);
+	ctx->type = cpu_to_le16(SMBDX_XF_CTX_TYPE);
+	switch (xform) {
+	case SVC_XFORM_ZERO:		/* fixed part only, TransformCount 0 */
+		n = SMBDX_XF_CAPS_FIXED_LEN;
+		break;
+	case SVC_XFORM_SHORT:		/* TransformCount 1 in 2 octets */
+		put_unaligned_le16(1, data);
+		n = 2;
+		break;
+	case SVC_XFORM_UNKNOWN:		/* two IDs nobody defines */
+		put_unaligned_le16(2, data);
+		put_unaligned_le16(0x0003, data + SMBDX_XF_CAPS_FIXED_LEN);
+		put_unaligned_le16(0x7777, data + SMBDX_XF_CAPS_FIXED_LEN + 2);
+		n = SMBDX_XF_CAPS_FIXED_LEN + 4;
+		break;
+	case SVC_XFORM_SIGNING:
+		n = smbdx_xf_caps_encode(SMBDX_XF_SIGNING, data,
+					 SMBDX_XF_CAPS_MAX_LEN);
+		break;
+	default:
+		n = smbdx_xf_caps_encode(SMBDX_XF_ENCRYPTION | SMBDX_XF_SIGNING,
+					 data, SMBDX_XF_CAPS_MAX_LEN);
+		break;
+	}
+	ctx->data_length = cpu_to_le16(n);
+	le16_add_cpu(&req->context_count, 1);
+	return len + sizeof(*ctx) + n;
+}
+
+/* Build the request in @buf (room for SVC_NEG_REQ_MAX bytes); returns its length. */
+static u32 svc_negotiate_build(u8 *buf, u32 ndialects, bool smb311, u32 xform)
 {
 	struct svc_smb2_neg_req *req = (struct svc_smb2_neg_req *)buf;
 	struct svc_preauth_context *pa;
 	u32 len, i;
 
-	memset(buf, 0, 256);
+	memset(buf, 0, SVC_NEG_REQ_MAX);
 	req->hdr.protocol_id = cpu_to_le32(SVC_SMB2_MAGIC);
 	req->hdr.structure_size = cpu_to_le16(SVC_SMB2_HDR_LEN);
 	req->hdr.command = cpu_to_le16(SVC_SMB2_NEGOTIATE);
@@ -288,7 +337,10 @@ static u32 svc_negotiate_build(u8 *buf, u32 ndialects, bool smb311)
 	pa->salt_length = cpu_to_le16(SVC_PREAUTH_SALT_LEN);
 	pa->hash = cpu_to_le16(SVC_PREAUTH_SHA512);
 	get_random_bytes(pa->salt, sizeof(pa->salt));
-	return len + sizeof(*pa);
+	len += sizeof(*pa);
+	if (xform)
+		len = svc_xform_build(buf, len, xform);
+	return len;
 }
 
 /**
@@ -301,18 +353,44 @@ static u32 svc_negotiate_build(u8 *buf, u32 ndialects, bool smb311)
  */
 u32 svc_smb2_negotiate_build(u8 *buf)
 {
-	return svc_negotiate_build(buf, ARRAY_SIZE(svc_dialects), true);
+	return svc_negotiate_build(buf, ARRAY_SIZE(svc_dialects), true, 0);
+}
+
+/*
+ * Check a response's SMB2_RDMA_TRANSFORM_CAPABILITIES (@data, @dlen
+ * octets) against what the request of kind @xform offered (MS-SMB2
+ * 3.2.5.2) and print what was agreed.
+ */
+static int svc_xform_check(const u8 *data, u32 dlen, u32 xform)
+{
+	u8 offered = 0, agreed;
+	enum smbdx_xf_verdict v;
+
+	if (xform == SVC_XFORM_BOTH)
+		offered = SMBDX_XF_ENCRYPTION | SMBDX_XF_SIGNING;
+	else if (xform == SVC_XFORM_SIGNING)
+		offered = SMBDX_XF_SIGNING;
+	v = smbdx_xf_caps_check_response(data, dlen, offered, &agreed);
+	if (v != SMBDX_XF_OK) {
+		svc_printf("error: RDMA transform context refused (verdict %d): %*phN\n",
+			   v, (int)min_t(u32, dlen, 16), data);
+		return -EBADMSG;
+	}
+	svc_printf("rdma_transform: count=%u agreed=%#x\n",
+		   get_unaligned_le16(data), agreed);
+	return 0;
 }
 
 /* Check the negotiate contexts of a 3.1.1 response. */
 static int svc_negotiate_contexts(const u8 *buf, u32 len,
-				  const struct svc_smb2_neg_rsp *rsp)
+				  const struct svc_smb2_neg_rsp *rsp, u32 xform)
 {
 	u32 off = le32_to_cpu(rsp->context_offset);
 	u32 count = le16_to_cpu(rsp->context_count), i, dlen = 0;
 	const struct svc_preauth_context *pa;
 	const struct svc_smb2_context *ctx;
-	bool preauth = false;
+	bool preauth = false, xf = false;
+	int rc;
 
 	if (!count || off < sizeof(*rsp) || off % 8) {
 		svc_printf("error: 3.1.1 response with %u contexts at offset %u\n",
@@ -334,6 +412,16 @@ static int svc_negotiate_contexts(const u8 *buf, u32 len,
 		}
 		svc_printf("context: type=%u length=%u\n", le16_to_cpu(ctx->type),
 			   dlen);
+		if (le16_to_cpu(ctx->type) == SMBDX_XF_CTX_TYPE) {
+			if (xf) {
+				svc_printf("error: two RDMA transform contexts\n");
+				return -EBADMSG;
+			}
+			xf = true;
+			rc = svc_xform_check((const u8 *)(ctx + 1), dlen, xform);
+			if (rc)
+				return rc;
+		}
 		if (le16_to_cpu(ctx->type) != SVC_PREAUTH_CONTEXT)
 			continue;
 		pa = (const struct svc_preauth_context *)ctx;
@@ -351,11 +439,14 @@ static int svc_negotiate_contexts(const u8 *buf, u32 len,
 		svc_printf("error: 3.1.1 response without a preauth integrity context\n");
 		return -EBADMSG;
 	}
+	if (!xf)
+		svc_printf("rdma_transform: none\n");
 	return 0;
 }
 
 /* Validate an SMB2 NEGOTIATE response of @len bytes to our request. */
-static int svc_negotiate_check(const u8 *buf, u32 len, u32 ndialects)
+static int svc_negotiate_check(const u8 *buf, u32 len, u32 ndialects,
+			       u32 xform)
 {
 	const struct svc_smb2_neg_rsp *rsp = (const struct svc_smb2_neg_rsp *)buf;
 	u32 status, flags, soff, slen, i;
@@ -412,7 +503,7 @@ static int svc_negotiate_check(const u8 *buf, u32 len, u32 ndialects)
 		   le32_to_cpu(rsp->max_read_size),
 		   le32_to_cpu(rsp->max_write_size), slen);
 	if (dialect == SVC_SMB311)
-		return svc_negotiate_contexts(buf, len, rsp);
+		return svc_negotiate_contexts(buf, len, rsp, xform);
 	return 0;
 }
 
@@ -420,7 +511,7 @@ static int svc_negotiate_check(const u8 *buf, u32 len, u32 ndialects)
  * svc_negotiate() - the negotiate command
  * @argc: number of arguments
  * @argv: the arguments after "negotiate": ADDR [PORT] [smb311=1]
- *	[timeout_ms=N] [OPTIONS]
+ *	[xform=N] [timeout_ms=N] [OPTIONS]
  *
  * Connect, send one SMB2 NEGOTIATE request offering 2.0.2, 2.1, 3.0 and
  * 3.0.2 (and 3.1.1 with smb311=1) as one SMB Direct message, wait for one
@@ -446,6 +537,12 @@ int svc_negotiate(int argc, char **argv)
 	rc = svc_parse(argc, argv, &a);
 	if (rc)
 		return rc;
+	if (a.interop.xform > SVC_XFORM_MAX ||
+	    (a.interop.xform && !a.interop.smb311)) {
+		svc_printf("error: xform=%u needs smb311=1 and at most %u\n",
+			   a.interop.xform, SVC_XFORM_MAX);
+		return -EINVAL;
+	}
 	ndialects = ARRAY_SIZE(svc_dialects) - !a.interop.smb311;
 	tmo = msecs_to_jiffies(a.interop.timeout_ms ?: SVC_NEG_TIMEOUT_MS);
 	buf = kvmalloc(SVC_NEG_RSP_MAX, GFP_KERNEL);
@@ -462,7 +559,8 @@ int svc_negotiate(int argc, char **argv)
 	svc_printf("connected: ");
 	svc_print_info(conn);
 
-	len = svc_negotiate_build(buf, ndialects, a.interop.smb311);
+	len = svc_negotiate_build(buf, ndialects, a.interop.smb311,
+				  a.interop.xform);
 	kv.iov_base = buf;
 	kv.iov_len = len;
 	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, len);
@@ -496,7 +594,7 @@ int svc_negotiate(int argc, char **argv)
 	}
 	smbdx_msg_free(msg);
 	if (!rc)
-		rc = svc_negotiate_check(buf, rlen, ndialects);
+		rc = svc_negotiate_check(buf, rlen, ndialects, a.interop.xform);
 	if (!rc)
 		svc_printf("valid SMB2 NEGOTIATE response\n");
 out:

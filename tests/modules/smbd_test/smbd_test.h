@@ -48,6 +48,21 @@ struct svc_interop_args {
 	bool refuse;			/* sinks: answer SMB2 with an error */
 	u32 timeout_ms;			/* negotiate: wait for the response */
 	bool smb311;			/* negotiate: offer 3.1.1 too */
+	u32 xform;			/* negotiate: SVC_XFORM_* context */
+};
+
+/*
+ * negotiate's xform=N: the SMB2_RDMA_TRANSFORM_CAPABILITIES context it
+ * adds to a 3.1.1 request (MS-SMB2 2.2.3.1.6)
+ */
+enum {
+	SVC_XFORM_OFF,		/* none */
+	SVC_XFORM_BOTH,		/* valid: ENCRYPTION and SIGNING */
+	SVC_XFORM_ZERO,		/* TransformCount 0 */
+	SVC_XFORM_SHORT,	/* DataLength 2 */
+	SVC_XFORM_UNKNOWN,	/* valid, but only IDs that are not defined */
+	SVC_XFORM_SIGNING,	/* valid: SIGNING alone */
+	SVC_XFORM_MAX = SVC_XFORM_SIGNING,
 };
 
 struct svc_interop_seen {
