@@ -70,8 +70,11 @@ main() {
 	if [ "$(cat "$src/.smbd-patches" 2>/dev/null || true)" != "$pset" ]; then
 		for p in "${patches[@]}"; do
 			say "applying $(basename "$p")"
+			# A set that stopped half-way leaves no marker: unpack
+			# afresh next time rather than patch a patched tree.
 			patch -d "$src" -p1 --forward --batch --no-backup-if-mismatch \
-				-s <"$p" || die "$(basename "$p") does not apply to $src"
+				-s <"$p" || { rm -f "$src/.smbd-unpacked"
+				die "$(basename "$p") does not apply to $src"; }
 		done
 		echo "$pset" >"$src/.smbd-patches"
 	fi
